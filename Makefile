@@ -1,0 +1,40 @@
+# The lab: build, boot and test the newidle gate series on Linux v7.3.
+# 'make' is the main job, 'make check' runs every test. See README.md.
+
+VARIANT ?= patched
+SCRIPT ?= lab/guest/show.sh
+
+.PHONY: all check deps fetch apply build boot export clean distclean
+
+all:
+	lab/main.sh
+
+check:
+	tests/run.sh
+
+deps:
+	lab/deps.sh
+
+fetch: deps
+	lab/fetch.sh
+
+apply: fetch
+	lab/apply.sh
+
+build: apply
+	lab/build.sh $(VARIANT)
+
+boot: build
+	lab/selftests.sh $(VARIANT)
+	lab/initramfs.sh
+	lab/boot.sh $(VARIANT) $(SCRIPT)
+
+export:
+	lab/export.sh
+
+# Builds and logs; keeps the base tree and the download.
+clean:
+	rm -rf out/build out/run out/logs out/guest
+
+distclean:
+	rm -rf out

@@ -1,0 +1,48 @@
+# shellcheck shell=bash
+# Common settings and helpers for the lab scripts; sourced, never run.
+
+LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${OUT:-$LAB_TOP/out}
+LINUX=$OUT/linux
+BASE_TAG=${BASE_TAG:-base-v7.3.4}
+PATCHES=${PATCHES:-$LAB_TOP/patches}
+JOBS=${JOBS:-$(( $(nproc) + 1 ))}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/lab-ccache}
+
+say() { printf '[lab] %s\n' "$*" >&2; }
+die() { printf '[lab] error: %s\n' "$*" >&2; exit 1; }
+
+# need TOOL...: fail with the Debian package to install when a tool is missing.
+need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 ||
+			die "'$t' is missing: run 'make deps' (or lab/deps.sh) as root"
+	done
+}
+
+# Source tree of a kernel variant: the patched tree is out/linux itself, the
+# baseline is a git worktree of the base tag, so both stay built side by side.
+variant_src() {
+	case $1 in
+	patched|debug|broken) echo "$LINUX" ;;
+	baseline|baseline-debug) echo "$OUT/src/baseline" ;;
+	*) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug)" ;;
+	esac
+}
+
+variant_build() { echo "$OUT/build/$1"; }
+
+# The patch files patches/series lists, in order.
+series_list() { grep -v -e '^#' -e '^[[:space:]]*$' "$PATCHES/series" || true; }
+
+# A hash of the series file and every patch it lists: what was applied.
+series_hash() {
+	local p
+	(cat "$PATCHES/series"; for p in $(series_list); do cat "$PATCHES/$p"; done) |
+		sha256sum | cut -c1-16
+}
+
+# git am records a committer: give one where the machine has none configured.
+git config user.email >/dev/null 2>&1 ||
+	export GIT_COMMITTER_NAME=lab GIT_COMMITTER_EMAIL=lab@localhost
