@@ -4,7 +4,7 @@
 VARIANT ?= patched
 SCRIPT ?= lab/guest/show.sh
 
-.PHONY: all check deps fetch apply build boot export clean distclean
+.PHONY: all check deps fetch apply build boot export sim clean distclean
 
 all:
 	lab/main.sh
@@ -31,6 +31,10 @@ boot: build
 
 export:
 	lab/export.sh
+
+# The gate model: tables, cost per decision, timeline chart (out/sim/).
+sim: apply
+	sim/run.sh
 
 # Builds and logs; keeps the base tree and the download.
 clean:

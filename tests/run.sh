@@ -43,6 +43,7 @@ if ! prepare; then
 	echo "not ok - building the patched kernel failed; guest tests not run"
 	failed=$((failed + 1))
 else
+	part sim sim/run.sh check
 	part guest lab/boot.sh patched lab/guest/tests.sh check
 	part lab-guest tests/lab/guest_test.sh
 fi
