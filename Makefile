@@ -4,7 +4,7 @@
 VARIANT ?= patched
 SCRIPT ?= lab/guest/show.sh
 
-.PHONY: all check deps fetch apply build boot export sim clean distclean
+.PHONY: all check deps fetch apply build boot export sim bench lkml outbox clean distclean
 
 all:
 	lab/main.sh
@@ -35,6 +35,18 @@ export:
 # The gate model: tables, cost per decision, timeline chart (out/sim/).
 sim: apply
 	sim/run.sh
+
+# A/B/A benchmarks in the guest (features mode); out/bench/latest/.
+bench: build
+	bench/run.sh
+
+# The checks maintainers and the build robot run (long: builds every patch).
+lkml: apply
+	lab/lkml.sh
+
+# The series as mails in out/outbox/vN, never sent.
+outbox: apply
+	lab/outbox.sh
 
 # Builds and logs; keeps the base tree and the download.
 clean:

@@ -69,7 +69,7 @@ timeout --foreground -k 10 "${LAB_TIMEOUT:-600}" qemu-system-x86_64 $accel_opt \
 	-kernel "$kernel" -initrd "$run/initrd" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=${LAB_LOGLEVEL:-5} ${LAB_APPEND:-}" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none </dev/null 2>&1 |
-	tr -d '\r' | tee "$log" | sed -u -n '/^LAB-BEGIN/,/^LAB-RESULT/p'
+	sed -u 's/\r$//' | tee "$log" | sed -u -n '/^LAB-BEGIN/,/^LAB-RESULT/p'
 qrc=${PIPESTATUS[0]}
 set -e
 

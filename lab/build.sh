@@ -14,6 +14,7 @@ need make gcc ccache flex bison bc
 
 case $variant in
 debug|baseline-debug) frags="guest kunit debug" ;;
+bisect-min) frags="guest kunit min" ;;
 *) frags="guest kunit" ;;
 esac
 [ -f "$src/Makefile" ] || die "no kernel source at $src (run lab/fetch.sh and lab/apply.sh)"
@@ -36,15 +37,18 @@ if [ ! -f "$b/.config" ] || [ "$(cat "$b/.lab-config" 2>/dev/null)" != "$cfghash
 	# Every option the fragments ask for must have survived, except symbols
 	# this tree does not have (the KUnit suite on the baseline).
 	bad=""
+	# the last value a fragment gives each symbol
 	# shellcheck disable=SC2086
-	for line in $(grep -h '^CONFIG_' $files); do
+	for line in $(grep -h '^CONFIG_' $files | awk -F= '{ v[$1] = $0; if (!($1 in o)) o[$1] = ++n; k[o[$1]] = $1 }
+			END { for (i = 1; i <= n; i++) print v[k[i]] }'); do
 		sym=${line%%=*}
 		want=${line#*=}
 		got=$(grep -E "^$sym=|^# $sym is not set" "$b/.config" | head -1)
 		case $got in
 		"$sym=$want") ;;
 		"# $sym is not set") [ "$want" = n ] || bad="$bad $sym" ;;
-		"") grep -rqs --include='Kconfig*' "^config ${sym#CONFIG_}\$" "$src" && bad="$bad $sym" ;;
+		"") [ "$want" = n ] || ! grep -rqs --include='Kconfig*' "^config ${sym#CONFIG_}\$" "$src" ||
+			bad="$bad $sym" ;;
 		*) bad="$bad $line(got ${got#*=})" ;;
 		esac
 	done

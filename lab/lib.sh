@@ -27,6 +27,7 @@ variant_src() {
 	case $1 in
 	patched|debug|broken) echo "$LINUX" ;;
 	baseline|baseline-debug) echo "$OUT/src/baseline" ;;
+	bisect-*) echo "$OUT/src/bisect" ;;
 	*) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug)" ;;
 	esac
 }

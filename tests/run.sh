@@ -44,8 +44,10 @@ if ! prepare; then
 	failed=$((failed + 1))
 else
 	part sim sim/run.sh check
+	part lkml env LKML_CHECKS="checkpatch am spelling docs" lab/lkml.sh
 	part guest lab/boot.sh patched lab/guest/tests.sh check
 	part lab-guest tests/lab/guest_test.sh
+	part bench tests/bench_test.sh
 fi
 
 echo "make check took $(( $(date +%s) - t0 ))s"

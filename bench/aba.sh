@@ -1,0 +1,77 @@
+#!/bin/sh
+# A/B/A on one boot: run a workload K times under feature state A (e.g.
+# NI_RANDOM), B (NO_NI_RANDOM) and A again, interleaved A B A per run, and
+# write one CSV line per measurement. Runs as root, in the lab's guest or on
+# bare metal; the feature state is restored on exit, failure or Ctrl-C.
+#
+# Usage: bench/aba.sh [-w futex|hackbench|stress] [-k RUNS] [-s SECONDS]
+#                     [-t THREADS] [-W WAKE] [-f FEATURE] [-o CSV]
+#   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
+#   futex: futexbench -t THREADS -w WAKE -r SECONDS (default 8 threads, 4 wakes)
+#   hackbench: hackbench -g THREADS -l 100*SECONDS (groups; rt-tests)
+#   stress: stress-ng --futex THREADS -t SECONDS --metrics-brief
+# CSV columns: workload,condition,run,metric,value
+set -eu
+FEAT=/sys/kernel/debug/sched/features
+w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout
+while getopts w:k:s:t:W:f:o: opt; do
+	case $opt in
+	w) w=$OPTARG ;; k) k=$OPTARG ;; s) s=$OPTARG ;; t) t=$OPTARG ;;
+	W) W=$OPTARG ;; f) f=$OPTARG ;; o) o=$OPTARG ;;
+	*) echo "usage: see the head of $0" >&2; exit 2 ;;
+	esac
+done
+die() { echo "aba: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "must run as root (it writes $FEAT)"
+[ -w $FEAT ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+[ -w $FEAT ] || die "no $FEAT: mount debugfs"
+case $w in
+futex) command -v futexbench >/dev/null || die "futexbench not found (bench/futexbench.c)" ;;
+hackbench) command -v hackbench >/dev/null || die "hackbench not found (Debian: rt-tests)" ;;
+stress) command -v stress-ng >/dev/null || die "stress-ng not found (Debian: stress-ng)" ;;
+*) die "unknown workload '$w' (futex, hackbench, stress)" ;;
+esac
+for n in "$k" "$s" "$t" "$W"; do
+	case $n in ''|*[!0-9]*|0) die "-k, -s, -t and -W take positive numbers" ;; esac
+done
+
+state() { tr ' ' '\n' <$FEAT | grep -E "^(NO_)?$f\$"; }
+orig=$(state) || die "the kernel has no feature $f"
+restore() { echo "$orig" >$FEAT; }
+trap restore EXIT
+trap 'restore; exit 130' INT TERM
+
+# one measurement: print metric value pairs
+measure() {
+	case $w in
+	futex)
+		futexbench -t "$t" -w "$W" -r "$s" | tr ' ' '\n' | sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
+			grep -v -e '^threads ' -e '^wake ' -e '^seconds '
+		;;
+	hackbench)
+		hackbench -g "$t" -l $((s * 100)) 2>&1 | sed -n 's/^Time: *\([0-9.]*\).*/seconds \1/p'
+		;;
+	stress)
+		stress-ng --futex "$t" -t "$s" --metrics-brief 2>&1 |
+			awk '$4 == "futex" && $5 ~ /^[0-9]/ { print "bogo_ops_per_s", $9 }'
+		;;
+	esac
+}
+
+tmp=$(mktemp)
+echo "workload,condition,run,metric,value" >"$tmp"
+i=1
+while [ $i -le "$k" ]; do
+	for cond in A B A2; do
+		case $cond in B) echo "NO_$f" >$FEAT ;; *) echo "$f" >$FEAT ;; esac
+		[ "$(state)" = "$([ $cond = B ] && echo "NO_$f" || echo "$f")" ] ||
+			die "writing $FEAT did not take effect"
+		echo "# run $i/$k condition $cond ($(state))" >&2
+		measure | while read -r metric value; do
+			echo "$w,$cond,$i,$metric,$value"
+		done >>"$tmp"
+	done
+	i=$((i + 1))
+done
+cat "$tmp" >"$o"
+rm -f "$tmp"

@@ -1,0 +1,53 @@
+#!/bin/bash
+# 'make bench': the A/B/A benchmarks in the lab's guest, features mode
+# (NI_RANDOM / NO_NI_RANDOM / NI_RANDOM on one boot of the patched kernel).
+# Under QEMU TCG the figures are a smoke test of the harness, not a claim.
+# Settings: BENCH_RUNS=3 BENCH_SECONDS=3 BENCH_THREADS=8 BENCH_WAKE=4
+#           BENCH_WORKLOADS="futex hackbench"  BENCH_FEATURE=NI_RANDOM
+#           VARIANT=patched (any built variant)
+set -eu
+. "$(dirname "$0")/../lab/lib.sh"
+variant=${VARIANT:-patched}
+runs=${BENCH_RUNS:-3} secs=${BENCH_SECONDS:-3} threads=${BENCH_THREADS:-8} wake=${BENCH_WAKE:-4}
+feature=${BENCH_FEATURE:-NI_RANDOM}
+workloads=${BENCH_WORKLOADS:-futex hackbench}
+need gcc awk
+dir=$OUT/bench/$(date +%Y%m%d-%H%M%S)-$variant
+mkdir -p "$dir" "$OUT/guest/bin"
+
+say "building futexbench (static)"
+gcc -O2 -Wall -static -pthread -o "$OUT/guest/bin/futexbench" "$LAB_TOP/bench/futexbench.c"
+cp "$LAB_TOP/bench/aba.sh" "$OUT/guest/bin/aba.sh"
+"$LAB_TOP/lab/initramfs.sh"
+
+script=$dir/guest.sh
+{
+	echo '#!/bin/sh'
+	echo 'echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"'
+	for wl in $workloads; do
+		echo "echo BENCH-CSV-BEGIN $wl"
+		echo "aba.sh -w $wl -k $runs -s $secs -t $threads -W $wake -f $feature || echo BENCH-FAILED $wl"
+		echo "echo BENCH-CSV-END $wl"
+	done
+	printf '%s\n' "echo \"# features after: \$(tr ' ' '\\n' </sys/kernel/debug/sched/features | grep -E '^(NO_)?$feature\$')\""
+} >"$script"
+LAB_TIMEOUT=${LAB_TIMEOUT:-1800} "$LAB_TOP/lab/boot.sh" "$variant" "$script" "bench-$variant" >"$dir/console.txt" 2>&1 ||
+	{ tail -30 "$dir/console.txt" >&2; die "the benchmark boot failed: $dir/console.txt"; }
+grep -q BENCH-FAILED "$dir/console.txt" && { grep -B5 BENCH-FAILED "$dir/console.txt" >&2; die "a workload failed"; }
+echo "workload,condition,run,metric,value" >"$dir/aba.csv"
+sed -n '/^BENCH-CSV-BEGIN/,/^BENCH-CSV-END/p' "$dir/console.txt" |
+	grep -E '^[a-z]+,(A|B|A2),[0-9]+,' >>"$dir/aba.csv" || die "no measurements in $dir/console.txt"
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+{
+	echo "Machine: host $cpu, $(nproc) CPUs; guest QEMU ${LAB_ACCEL:-tcg}, ${LAB_CPUS:-4} vCPUs (${LAB_SOCKETS:-2} sockets)"
+	echo "Kernel: $variant, $(grep -m1 '^LAB-BEGIN' "$dir/console.txt" | cut -d' ' -f2), lab/config/guest.config"
+	[ "${LAB_ACCEL:-tcg}" = tcg ] && echo "EMULATED (QEMU TCG): smoke test of the harness, not a performance claim"
+	echo "Runs: $runs per condition, interleaved A B A2; $secs s each; threads $threads, wake $wake"
+	echo
+	REPORT_JSON=$dir/report.json "$LAB_TOP/bench/report.sh" "$dir/aba.csv" \
+		"A/B/A on one boot: A = $feature, B = NO_$feature" "$feature" "NO_$feature"
+} | tee "$dir/report.txt"
+"$LAB_TOP/bench/plot.sh" "$dir/aba.csv" "$dir/report.png" "$feature" || say "no chart (gnuplot missing?)"
+say "results: $dir (aba.csv, report.txt, report.json, report.png)"
+ln -sfn "$dir" "$OUT/bench/latest"

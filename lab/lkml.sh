@@ -1,0 +1,160 @@
+#!/bin/bash
+# 'make lkml': what the sched maintainers and the build robot would run on
+# the series before it goes out. Each check prints its findings; the summary
+# ends the run, which fails if any check failed.
+#   checkpatch  --strict on every patch; findings not in lab/checkpatch-exceptions.txt fail
+#   am          the exported series applies with git am to a pristine base
+#   spelling    codespell on the changelogs and the added lines
+#   docs        the changed .rst files parse without warnings (docutils)
+#   bisect      the guest config and a minimal one (no SCHEDSTATS, no NUMA,
+#               no SCHED_MC/SMT) build after every patch
+#   warnings    W=1 and sparse (C=2) on kernel/sched/: base vs patched; new ones fail
+# LKML_CHECKS="checkpatch am spelling docs" runs a subset (make check does).
+set -eu
+. "$(dirname "$0")/lib.sh"
+checks=${LKML_CHECKS:-checkpatch am spelling docs bisect warnings}
+need git perl
+"$LAB_TOP/lab/fetch.sh"
+"$LAB_TOP/lab/apply.sh"
+L=$OUT/lkml
+mkdir -p "$L"
+declare -A result
+list=$(series_list)
+
+check_checkpatch() {
+	local p bad=0 f msg
+	for p in $list; do
+		"$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --no-summary "$PATCHES/$p" \
+			>"$L/checkpatch-$p.txt" 2>&1 || true
+		while IFS= read -r msg; do
+			if awk -F'\t' -v p="$p" -v m="$msg" '!/^#/ && index(p, $1) == 1 && $2 == m { f = 1 }
+				END { exit !f }' "$LAB_TOP/lab/checkpatch-exceptions.txt"; then
+				echo "  $p: $msg (listed exception)"
+			else
+				echo "  $p: $msg"
+				bad=1
+			fi
+		done < <(grep -E '^(ERROR|WARNING|CHECK):' "$L/checkpatch-$p.txt" || true)
+	done
+	echo "  $(echo "$list" | grep -c .) patches checked"
+	return $bad
+}
+
+check_am() {
+	local w=$L/am-tree
+	rm -rf "$w"
+	git -C "$LINUX" worktree prune
+	git -C "$LINUX" worktree add -q --detach "$w" "$BASE_TAG"
+	local ok=0 p
+	for p in $list; do
+		if ! git -C "$w" am -q "$PATCHES/$p" >"$L/am.log" 2>&1; then
+			echo "  $p does not apply:"; sed 's/^/    /' "$L/am.log" | head -10
+			git -C "$w" am --abort >/dev/null 2>&1 || true
+			ok=1
+			break
+		fi
+	done
+	if [ $ok = 0 ]; then
+		if [ "$(git -C "$w" rev-parse 'HEAD^{tree}')" = "$(git -C "$LINUX" rev-parse 'patched^{tree}')" ]; then
+			echo "  git am of patches/ onto $BASE_TAG gives the tree of branch 'patched'"
+		else
+			echo "  git am result differs from branch 'patched': run 'make export'"
+			ok=1
+		fi
+	fi
+	git -C "$LINUX" worktree remove --force "$w"
+	return $ok
+}
+
+check_spelling() {
+	need codespell
+	local p out bad=0
+	for p in $list; do
+		# changelog, and the lines the patch adds
+		out=$(sed -n '/^Subject:/,/^---$/p; /^+[^+]/p' "$PATCHES/$p" |
+			codespell --quiet-level=2 - 2>&1 || true)
+		[ -z "$out" ] && continue
+		echo "$out" | sed "s|^|  $p: |"
+		bad=1
+	done
+	[ $bad = 0 ] && echo "  codespell: nothing found in changelogs and added lines"
+	return $bad
+}
+
+check_docs() {
+	local f bad=0 files
+	files=$(git -C "$LINUX" diff --name-only "$BASE_TAG" patched -- '*.rst')
+	[ -n "$files" ] || { echo "  no .rst file changed"; return 0; }
+	python3 -c 'import docutils' 2>/dev/null || die "python3-docutils is missing (make deps)"
+	for f in $files; do
+		# Sphinx-only roles and directives are not used in these files, so
+		# plain docutils sees what Sphinx would; report level: warning
+		if python3 - "$LINUX/$f" >"$L/docs.log" 2>&1 <<'PY'
+import sys, docutils.core
+src = open(sys.argv[1]).read()
+docutils.core.publish_doctree(src, settings_overrides={"report_level": 2, "halt_level": 2})
+PY
+		then
+			echo "  $f: parses without warnings (docutils $(python3 -c 'import docutils; print(docutils.__version__)'))"
+		else
+			echo "  $f:"; sed 's/^/    /' "$L/docs.log" | tail -5
+			bad=1
+		fi
+	done
+	return $bad
+}
+
+check_bisect() {
+	local w=$OUT/src/bisect c n=0 bad=0 cfg
+	[ -e "$w/.git" ] || git -C "$LINUX" worktree add -q --detach "$w" "$BASE_TAG"
+	for c in $(git -C "$LINUX" rev-list --reverse "$BASE_TAG..patched"); do
+		n=$((n + 1))
+		git -C "$w" checkout -q --detach "$c"
+		for cfg in guest min; do
+			if "$LAB_TOP/lab/build.sh" "bisect-$cfg" >"$L/bisect-$n-$cfg.log" 2>&1; then
+				echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): $cfg config builds"
+			else
+				echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): $cfg config FAILS ($L/bisect-$n-$cfg.log)"
+				bad=1
+			fi
+		done
+	done
+	return $bad
+}
+
+# warnings VARIANT-SRC OUT: W=1 and sparse warnings of kernel/sched/, without line numbers
+sched_warnings() {
+	local src=$1 b=$2
+	"$LAB_TOP/lab/build.sh" "$3" >/dev/null
+	touch "$src"/kernel/sched/*.c
+	make -s -C "$src" O="$b" CC=gcc W=1 C=2 CHECK="sparse" kernel/sched/ 2>&1 |
+		grep -E 'warning:|error:' | sed -E "s|$src/||; s|^([^:]+):[0-9]+:[0-9]+:|\1:|" | sort -u
+}
+
+check_warnings() {
+	need sparse
+	sched_warnings "$OUT/src/baseline" "$OUT/build/baseline" baseline >"$L/warnings-base.txt"
+	sched_warnings "$LINUX" "$OUT/build/patched" patched >"$L/warnings-patched.txt"
+	local new
+	new=$(comm -13 "$L/warnings-base.txt" "$L/warnings-patched.txt")
+	echo "  base: $(wc -l <"$L/warnings-base.txt") warnings, patched: $(wc -l <"$L/warnings-patched.txt") (W=1 + sparse, kernel/sched/)"
+	if [ -n "$new" ]; then
+		echo "  new in the series:"; echo "$new" | sed 's/^/    /'
+		return 1
+	fi
+	echo "  no new warnings"
+}
+
+fail=0
+for c in $checks; do
+	say "lkml: $c"
+	if "check_$c"; then result[$c]=pass; else result[$c]=FAIL; fail=1; fi
+done
+echo
+echo "lkml summary ($(echo "$list" | grep -c .) patches on $BASE_TAG):"
+n=0
+for c in $checks; do
+	n=$((n + 1))
+	if [ "${result[$c]}" = pass ]; then echo "ok $n - lkml $c"; else echo "not ok $n - lkml $c"; fi
+done
+exit $fail
