@@ -4,7 +4,7 @@
 VARIANT ?= patched
 SCRIPT ?= lab/guest/show.sh
 
-.PHONY: all check deps fetch apply build boot export sim bench lkml outbox clean distclean
+.PHONY: all check deps fetch apply build boot export sim bench lkml outbox stress clean distclean
 
 all:
 	lab/main.sh
@@ -47,6 +47,10 @@ lkml: apply
 # The series as mails in out/outbox/vN, never sent.
 outbox: apply
 	lab/outbox.sh
+
+# Debug kernels under hotplug, domain rebuilds and toggles (long).
+stress: apply
+	lab/stress.sh
 
 # Builds and logs; keeps the base tree and the download.
 clean:

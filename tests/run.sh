@@ -48,6 +48,7 @@ else
 	part guest lab/boot.sh patched lab/guest/tests.sh check
 	part lab-guest tests/lab/guest_test.sh
 	part bench tests/bench_test.sh
+	part stress tests/stress_test.sh
 fi
 
 echo "make check took $(( $(date +%s) - t0 ))s"
