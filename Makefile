@@ -4,7 +4,7 @@
 VARIANT ?= patched
 SCRIPT ?= lab/guest/show.sh
 
-.PHONY: all check deps fetch apply build boot export sim bench lkml outbox stress clean distclean
+.PHONY: all check deps fetch apply build boot export sim bench bench-kernels lkml outbox stress clean distclean
 
 all:
 	lab/main.sh
@@ -39,6 +39,10 @@ sim: apply
 # A/B/A benchmarks in the guest (features mode); out/bench/latest/.
 bench: build
 	bench/run.sh
+
+# Kernels A/B/A: baseline / patched / baseline boots (builds the baseline).
+bench-kernels: apply
+	bench/kernels.sh
 
 # The checks maintainers and the build robot run (long: builds every patch).
 lkml: apply

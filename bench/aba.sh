@@ -5,19 +5,21 @@
 # bare metal; the feature state is restored on exit, failure or Ctrl-C.
 #
 # Usage: bench/aba.sh [-w futex|hackbench|stress] [-k RUNS] [-s SECONDS]
-#                     [-t THREADS] [-W WAKE] [-f FEATURE] [-o CSV]
+#                     [-t THREADS] [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
 #   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
+#   -c NAME      no toggling: K runs as they are, labelled NAME (one boot of
+#                a kernels A/B/A, bench/kernels.sh)
 #   futex: futexbench -t THREADS -w WAKE -r SECONDS (default 8 threads, 4 wakes)
 #   hackbench: hackbench -g THREADS -l 100*SECONDS (groups; rt-tests)
 #   stress: stress-ng --futex THREADS -t SECONDS --metrics-brief
 # CSV columns: workload,condition,run,metric,value
 set -eu
 FEAT=/sys/kernel/debug/sched/features
-w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout
-while getopts w:k:s:t:W:f:o: opt; do
+w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout only=""
+while getopts w:k:s:t:W:f:o:c: opt; do
 	case $opt in
 	w) w=$OPTARG ;; k) k=$OPTARG ;; s) s=$OPTARG ;; t) t=$OPTARG ;;
-	W) W=$OPTARG ;; f) f=$OPTARG ;; o) o=$OPTARG ;;
+	W) W=$OPTARG ;; f) f=$OPTARG ;; o) o=$OPTARG ;; c) only=$OPTARG ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
 done
@@ -25,6 +27,13 @@ die() { echo "aba: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "must run as root (it writes $FEAT)"
 [ -w $FEAT ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 [ -w $FEAT ] || die "no $FEAT: mount debugfs"
+here=$(cd "$(dirname "$0")" && pwd)
+if [ "$w" = futex ] && ! command -v futexbench >/dev/null && [ -f "$here/futexbench.c" ]; then
+	# on bare metal: build it from the source next to this script
+	mkdir -p "$here/bin" && cc -O2 -pthread -o "$here/bin/futexbench" "$here/futexbench.c" ||
+		die "cannot build $here/futexbench.c (a C compiler is needed)"
+	PATH=$here/bin:$PATH
+fi
 case $w in
 futex) command -v futexbench >/dev/null || die "futexbench not found (bench/futexbench.c)" ;;
 hackbench) command -v hackbench >/dev/null || die "hackbench not found (Debian: rt-tests)" ;;
@@ -62,10 +71,12 @@ tmp=$(mktemp)
 echo "workload,condition,run,metric,value" >"$tmp"
 i=1
 while [ $i -le "$k" ]; do
-	for cond in A B A2; do
-		case $cond in B) echo "NO_$f" >$FEAT ;; *) echo "$f" >$FEAT ;; esac
-		[ "$(state)" = "$([ $cond = B ] && echo "NO_$f" || echo "$f")" ] ||
-			die "writing $FEAT did not take effect"
+	for cond in ${only:-A B A2}; do
+		if [ -z "$only" ]; then
+			case $cond in B) echo "NO_$f" >$FEAT ;; *) echo "$f" >$FEAT ;; esac
+			[ "$(state)" = "$([ $cond = B ] && echo "NO_$f" || echo "$f")" ] ||
+				die "writing $FEAT did not take effect"
+		fi
 		echo "# run $i/$k condition $cond ($(state))" >&2
 		measure | while read -r metric value; do
 			echo "$w,$cond,$i,$metric,$value"
