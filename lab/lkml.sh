@@ -5,7 +5,8 @@
 #   checkpatch  --strict on every patch; findings not in lab/checkpatch-exceptions.txt fail
 #   am          the exported series applies with git am to a pristine base
 #   spelling    codespell on the changelogs and the added lines
-#   docs        the changed .rst files parse without warnings (docutils)
+#   docs        make SPHINXDIRS=scheduler htmldocs, base vs patched: no new
+#               warnings (plain docutils on the changed files without Sphinx)
 #   bisect      the guest config and a minimal one (no SCHEDSTATS, no NUMA,
 #               no SCHED_MC/SMT) build after every patch
 #   warnings    W=1 and sparse (C=2) on kernel/sched/: base vs patched; new ones fail
@@ -81,21 +82,45 @@ check_spelling() {
 	return $bad
 }
 
+# Warnings of the kernel's docs build of Documentation/scheduler, paths and
+# line numbers dropped so that base and patched compare.
+sphinx_warnings() {
+	local src=$1 b=$2
+	rm -rf "$b"	# Sphinx only warns about what it reads again: build from scratch
+	mkdir -p "$b"
+	make -s -C "$src" O="$b" SPHINXDIRS=scheduler htmldocs >"$b/docs.log" 2>&1 ||
+		{ tail -5 "$b/docs.log" >&2; return 1; }
+	grep -E 'WARNING|ERROR' "$b/docs.log" | sed -E "s|$src/||g; s|:[0-9]+: |: |" | sort -u
+}
+
 check_docs() {
-	local f bad=0 files
+	local f bad=0 files new
 	files=$(git -C "$LINUX" diff --name-only "$BASE_TAG" patched -- '*.rst')
 	[ -n "$files" ] || { echo "  no .rst file changed"; return 0; }
+	if command -v sphinx-build >/dev/null 2>&1; then
+		# the kernel's own docs build of Documentation/scheduler, base vs patched
+		sphinx_warnings "$OUT/src/baseline" "$L/docs-base" >"$L/docs-base.txt" || return 1
+		sphinx_warnings "$LINUX" "$L/docs-patched" >"$L/docs-patched.txt" || return 1
+		new=$(comm -13 "$L/docs-base.txt" "$L/docs-patched.txt")
+		echo "  make SPHINXDIRS=scheduler htmldocs (Sphinx $(sphinx-build --version | awk '{print $2}')):" \
+			"$(wc -l <"$L/docs-base.txt") warnings on the base, $(wc -l <"$L/docs-patched.txt") with the series"
+		if [ -n "$new" ]; then
+			echo "  new:"; echo "$new" | sed 's/^/    /'
+			return 1
+		fi
+		echo "  no new warnings"
+		return 0
+	fi
 	python3 -c 'import docutils' 2>/dev/null || die "python3-docutils is missing (make deps)"
 	for f in $files; do
-		# Sphinx-only roles and directives are not used in these files, so
-		# plain docutils sees what Sphinx would; report level: warning
+		# no Sphinx here: plain docutils, report level warning
 		if python3 - "$LINUX/$f" >"$L/docs.log" 2>&1 <<'PY'
 import sys, docutils.core
 src = open(sys.argv[1]).read()
 docutils.core.publish_doctree(src, settings_overrides={"report_level": 2, "halt_level": 2})
 PY
 		then
-			echo "  $f: parses without warnings (docutils $(python3 -c 'import docutils; print(docutils.__version__)'))"
+			echo "  $f: parses without warnings (docutils $(python3 -c 'import docutils; print(docutils.__version__)'); Sphinx not installed)"
 		else
 			echo "  $f:"; sed 's/^/    /' "$L/docs.log" | tail -5
 			bad=1
