@@ -47,7 +47,7 @@ if [ ! -f "$b/.config" ] || [ "$(cat "$b/.lab-config" 2>/dev/null)" != "$cfghash
 		case $got in
 		"$sym=$want") ;;
 		"# $sym is not set") [ "$want" = n ] || bad="$bad $sym" ;;
-		"") [ "$want" = n ] || ! grep -rqs --include='Kconfig*' "^config ${sym#CONFIG_}\$" "$src" ||
+		"") [ "$want" = n ] || ! grep -rqsE --include='Kconfig*' "^(menu)?config ${sym#CONFIG_}\$" "$src" ||
 			bad="$bad $sym" ;;
 		*) bad="$bad $line(got ${got#*=})" ;;
 		esac

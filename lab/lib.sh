@@ -47,3 +47,22 @@ series_hash() {
 # git am records a committer: give one where the machine has none configured.
 git config user.email >/dev/null 2>&1 ||
 	export GIT_COMMITTER_NAME=lab GIT_COMMITTER_EMAIL=lab@localhost
+
+# checkpatch_findings PATCH-FILE [NAME]: run checkpatch --strict on a patch
+# and print its findings, each marked "(listed exception)" when
+# lab/checkpatch-exceptions.txt lists it for a patch whose name starts with
+# the listed prefix; returns 1 when a finding is not listed.
+checkpatch_findings() {
+	local p=$1 name=${2:-$(basename "$1")} msg bad=0
+	while IFS= read -r msg; do
+		if awk -F'\t' -v p="$name" -v m="$msg" '!/^#/ && index(p, $1) == 1 && $2 == m { f = 1 }
+			END { exit !f }' "$LAB_TOP/lab/checkpatch-exceptions.txt"; then
+			echo "$msg (listed exception)"
+		else
+			echo "$msg"
+			bad=1
+		fi
+	done < <("$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --no-summary "$p" 2>&1 |
+		grep -E '^(ERROR|WARNING|CHECK):' || true)
+	return $bad
+}

@@ -23,19 +23,10 @@ declare -A result
 list=$(series_list)
 
 check_checkpatch() {
-	local p bad=0 f msg
+	local p bad=0
 	for p in $list; do
-		"$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --no-summary "$PATCHES/$p" \
-			>"$L/checkpatch-$p.txt" 2>&1 || true
-		while IFS= read -r msg; do
-			if awk -F'\t' -v p="$p" -v m="$msg" '!/^#/ && index(p, $1) == 1 && $2 == m { f = 1 }
-				END { exit !f }' "$LAB_TOP/lab/checkpatch-exceptions.txt"; then
-				echo "  $p: $msg (listed exception)"
-			else
-				echo "  $p: $msg"
-				bad=1
-			fi
-		done < <(grep -E '^(ERROR|WARNING|CHECK):' "$L/checkpatch-$p.txt" || true)
+		checkpatch_findings "$PATCHES/$p" >"$L/checkpatch-$p.txt" || bad=1
+		sed "s|^|  $p: |" "$L/checkpatch-$p.txt"
 	done
 	echo "  $(echo "$list" | grep -c .) patches checked"
 	return $bad

@@ -62,8 +62,12 @@ say "checks on the mails"
 fail=0
 for p in "$box"/*.patch; do
 	case $p in *0000-cover-letter.patch) continue ;; esac
-	n=$("$LINUX/scripts/checkpatch.pl" --strict --no-tree -q "$p" 2>&1 | grep -c -E '^(ERROR|WARNING|CHECK):' || true)
-	echo "  checkpatch $(basename "$p"): $n findings"
+	# the exceptions are listed by patch name, without the -vN prefix
+	if checkpatch_findings "$p" "$(basename "$p" | sed 's/^v[0-9]*-//')" >"$tmp/cp.txt"; then
+		echo "  checkpatch $(basename "$p"): clean$(grep -q . "$tmp/cp.txt" && echo " but for $(grep -c . "$tmp/cp.txt") listed exception(s)")"
+	else
+		echo "  checkpatch $(basename "$p"): FAILS"; sed 's/^/    /' "$tmp/cp.txt"; fail=1
+	fi
 done
 w=$OUT/outbox/am-tree
 rm -rf "$w"; git -C "$LINUX" worktree prune

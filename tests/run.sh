@@ -44,6 +44,7 @@ if ! prepare; then
 	failed=$((failed + 1))
 else
 	part sim sim/run.sh check
+	part checkpatch tests/lab/checkpatch_test.sh
 	part lkml env LKML_CHECKS="checkpatch am spelling docs" lab/lkml.sh
 	part guest lab/boot.sh patched lab/guest/tests.sh check
 	part lab-guest tests/lab/guest_test.sh

@@ -1,0 +1,23 @@
+#!/bin/bash
+# The lkml checkpatch gate: the series passes with its listed exceptions, and
+# a patch with an unlisted finding fails it (the check can fail).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib.sh"
+. "$top/lab/lib.sh"
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+[ -x "$LINUX/scripts/checkpatch.pl" ] || { echo "not ok 1 - no kernel tree at $LINUX"; exit 1; }
+
+for p in $(series_list); do
+	t_check "checkpatch: $p clean or listed" checkpatch_findings "$PATCHES/$p" >/dev/null
+done
+# the first patch with a C line made too long and a trailing space added
+p=$(series_list | head -1)
+awk '{ print } /^\+static inline bool newidle_gate\(/ && !done {
+	print "+\tunsigned long a_variable_with_a_long_name_to_make_the_line_long = 0, b = 0, c_as_well = 0; "; done = 1 }' \
+	"$PATCHES/$p" >"$w/$p"
+if checkpatch_findings "$w/$p" >"$w/out"; then rc=0; else rc=$?; fi
+t_check "negative control: an unlisted finding fails the gate" test "$rc" != 0
+t_check "negative control: the finding is named" grep -q -v 'listed exception' "$w/out"
+t_done
