@@ -8,7 +8,7 @@
 #   docs        make SPHINXDIRS=scheduler htmldocs, base vs patched: no new
 #               warnings (plain docutils on the changed files without Sphinx)
 #   bisect      the guest config and a minimal one (no SCHEDSTATS, no NUMA,
-#               no SCHED_MC/SMT) build after every patch
+#               no SCHED_MC) build after every patch
 #   warnings    W=1 and sparse (C=2) on kernel/sched/: base vs patched; new ones fail
 # LKML_CHECKS="checkpatch am spelling docs" runs a subset (make check does).
 set -eu
