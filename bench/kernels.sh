@@ -33,8 +33,7 @@ for step in "baseline A" "patched B" "baseline A2"; do
 	grep -E "^[a-z]+,$2,[0-9]+," "$dir/console-$2.txt" >>"$dir/aba.csv"
 done
 {
-	echo "Machine: host $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs; guest QEMU ${LAB_ACCEL:-tcg}, ${LAB_CPUS:-4} vCPUs"
-	[ "${LAB_ACCEL:-tcg}" = tcg ] && echo "EMULATED (QEMU TCG): smoke test of the harness, not a performance claim"
+	bench_machine
 	echo "Runs: $runs per kernel; $secs s each; threads $threads, wake $wake; default features"
 	echo
 	REPORT_JSON=$dir/report.json "$LAB_TOP/bench/report.sh" "$dir/aba.csv" \

@@ -38,11 +38,9 @@ echo "workload,condition,run,metric,value" >"$dir/aba.csv"
 sed -n '/^BENCH-CSV-BEGIN/,/^BENCH-CSV-END/p' "$dir/console.txt" |
 	grep -E '^[a-z]+,(A|B|A2),[0-9]+,' >>"$dir/aba.csv" || die "no measurements in $dir/console.txt"
 
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 {
-	echo "Machine: host $cpu, $(nproc) CPUs; guest QEMU ${LAB_ACCEL:-tcg}, ${LAB_CPUS:-4} vCPUs (${LAB_SOCKETS:-2} sockets)"
+	bench_machine
 	echo "Kernel: $variant, $(grep -m1 '^LAB-BEGIN' "$dir/console.txt" | cut -d' ' -f2), lab/config/guest.config"
-	[ "${LAB_ACCEL:-tcg}" = tcg ] && echo "EMULATED (QEMU TCG): smoke test of the harness, not a performance claim"
 	echo "Runs: $runs per condition, interleaved A B A2; $secs s each; threads $threads, wake $wake"
 	echo
 	REPORT_JSON=$dir/report.json "$LAB_TOP/bench/report.sh" "$dir/aba.csv" \

@@ -66,3 +66,13 @@ checkpatch_findings() {
 		grep -E '^(ERROR|WARNING|CHECK):' || true)
 	return $bad
 }
+
+# The lines every benchmark report starts with: where it ran, and whether
+# it ran under emulation.
+bench_machine() {
+	echo "Machine: host $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+		"$(nproc) CPUs; guest QEMU ${LAB_ACCEL:-tcg}, ${LAB_CPUS:-4} vCPUs (${LAB_SOCKETS:-2} sockets)"
+	if [ "${LAB_ACCEL:-tcg}" = tcg ]; then
+		echo "EMULATED (QEMU TCG): smoke test of the harness, not a performance claim"
+	fi
+}
