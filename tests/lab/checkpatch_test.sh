@@ -9,8 +9,9 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 [ -x "$LINUX/scripts/checkpatch.pl" ] || { echo "not ok 1 - no kernel tree at $LINUX"; exit 1; }
 
+quiet_findings() { checkpatch_findings "$@" >/dev/null; }
 for p in $(series_list); do
-	t_check "checkpatch: $p clean or listed" checkpatch_findings "$PATCHES/$p" >/dev/null
+	t_check "checkpatch: $p clean or listed" quiet_findings "$PATCHES/$p"
 done
 # the first patch with a C line made too long and a trailing space added
 p=$(series_list | head -1)
