@@ -38,9 +38,9 @@ git -C "$LINUX" format-patch -q -v"$v" --cover-letter --thread=shallow \
 	--base="$BASE_TAG" "${to[@]}" "${cc[@]}" -o "$box" "$BASE_TAG..patched"
 
 say "cover letter"
-sim=$("$LAB_TOP/sim/run.sh" table 2>/dev/null | sed 's/^/  /') || die "the sim did not run"
+sim=$("$LAB_TOP/sim/run.sh" table 2>/dev/null | sed 's/^/  /; s/ *$//') || die "the sim did not run"
 if [ -f "$OUT/bench/latest/report.txt" ]; then
-	bench=$(sed 's/^/  /' "$OUT/bench/latest/report.txt")
+	bench=$(sed 's/^/  /; s/ *$//' "$OUT/bench/latest/report.txt")
 else
 	bench="  (no benchmark report yet: run 'make bench', or bench/aba.sh on hardware)"
 fi
