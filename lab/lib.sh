@@ -25,7 +25,7 @@ need() {
 # baseline is a git worktree of the base tag, so both stay built side by side.
 variant_src() {
 	case $1 in
-	patched|debug|broken) echo "$LINUX" ;;
+	patched|debug) echo "$LINUX" ;;
 	baseline|baseline-debug) echo "$OUT/src/baseline" ;;
 	bisect-*) echo "$OUT/src/bisect" ;;
 	*) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug)" ;;
