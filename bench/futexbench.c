@@ -1,15 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * futexbench: a waker fanning out to pinned workers over futexes, the
- * newidle-heavy pattern of the sembench runs in the review of the newidle
- * gate. T workers, each pinned to one CPU (cycling through the allowed
- * CPUs), sleep on a futex of their own; the main thread, free to migrate,
- * scans them and wakes at most W idle ones per pass. A woken worker does
- * almost nothing, counts a completion and sleeps again.
+ * futexbench: one waker fanning out to pinned workers over futexes, the
+ * newidle-heavy loop of the sembench runs (sembench-ng -o 2) in the review
+ * of the newidle gate, rewritten for the lab.
  *
- * Usage: futexbench [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS]
- * Prints one line of key=value: completions per second, and the main
- * thread's CPU time, context switches and migrations per completion.
+ * T workers, worker i bound to the i-th allowed CPU (cycling), publish that
+ * they are ready and sleep on a futex word of their own (shared futexes,
+ * as sembench uses). The main thread, free to migrate, scans the workers
+ * from the last one it woke, wakes at most W ready ones per pass, reads the
+ * clock and starts the next pass at once: it spins, it never yields. A woken
+ * worker counts a completion and is ready again.
+ *
+ * Where it still differs from sembench: the clock is clock_gettime() and not
+ * gettimeofday(); timing starts once every worker is ready, not the first
+ * one; the result is completions per second of the measured time, not of
+ * whole seconds; per-interval counts and the main thread's CPU time,
+ * context switches and migrations are extra.
+ *
+ * Usage: futexbench [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS]
+ * Prints one line of key=value; with -i, also a line per interval of MS
+ * milliseconds: "interval t_ms=... completions=...".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +27,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,16 +37,19 @@
 #include <unistd.h>
 
 struct worker {
-	_Atomic int state;		/* 0: sleeping or about to, 1: woken */
+	_Atomic uint32_t word;		/* futex word: 1 while waiting to be woken */
+	_Atomic int ready;		/* published by the worker, taken by main */
 	_Atomic unsigned long done;
+	_Atomic int exited;
 	int cpu;
 	pthread_t tid;
 } __attribute__((aligned(64)));
 
 static struct worker *workers;
 static _Atomic int stop;
+static _Atomic int started;
 
-static long futex(_Atomic int *uaddr, int op, int val)
+static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
 {
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
 }
@@ -47,13 +61,23 @@ static void *worker_fn(void *arg)
 
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	while (!atomic_load(&stop)) {
-		while (atomic_load(&w->state) == 0 && !atomic_load(&stop))
-			futex(&w->state, FUTEX_WAIT_PRIVATE, 0);
-		atomic_fetch_add(&w->done, 1);
-		atomic_store(&w->state, 0);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set)) {
+		fprintf(stderr, "futexbench: cannot bind a worker to CPU %d\n", w->cpu);
+		exit(1);
 	}
+	atomic_fetch_add(&started, 1);
+	while (!atomic_load(&stop)) {
+		atomic_store(&w->word, 1);
+		atomic_store(&w->ready, 1);
+		while (atomic_load(&w->word) == 1 && !atomic_load(&stop)) {
+			if (futex(&w->word, FUTEX_WAIT, 1) && errno != EAGAIN && errno != EINTR) {
+				perror("futexbench: FUTEX_WAIT");
+				exit(1);
+			}
+		}
+		atomic_fetch_add(&w->done, 1);
+	}
+	atomic_store(&w->exited, 1);
 	return NULL;
 }
 
@@ -83,79 +107,121 @@ static long migrations(void)
 	return n;
 }
 
+static unsigned long total_done(int threads)
+{
+	unsigned long total = 0;
+	int i;
+
+	for (i = 0; i < threads; i++)
+		total += atomic_load(&workers[i].done);
+	return total;
+}
+
+/* Wake at most @wake ready workers, scanning from the last one woken. */
+static int wake_some(int threads, int wake, int *last)
+{
+	int i, woken = 0;
+
+	for (i = 0; i < threads && woken < wake; i++) {
+		int idx = (*last + i) % threads;
+		struct worker *w = &workers[idx];
+
+		if (!atomic_load(&w->ready))
+			continue;
+		atomic_store(&w->ready, 0);
+		*last = idx;
+		atomic_store(&w->word, 0);
+		if (futex(&w->word, FUTEX_WAKE, 1) < 0) {
+			perror("futexbench: FUTEX_WAKE");
+			exit(1);
+		}
+		woken++;
+	}
+	return woken;
+}
+
+static int positive(const char *s, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v < 1 || v > 1000000) {
+		fprintf(stderr, "futexbench: %s takes a positive number, not '%s'\n", what, s);
+		exit(2);
+	}
+	return (int)v;
+}
+
 int main(int argc, char **argv)
 {
-	int threads = 8, wake = 4, secs = 10, opt, i, ncpu, *cpus;
-	unsigned long total = 0;
+	int threads = 8, wake = 4, secs = 10, interval_ms = 0, opt, i, ncpu, last = 0, *cpus;
+	unsigned long total, prev = 0;
 	struct rusage r0, r1;
-	long m0, m1;
+	double t0, t, next_iv;
 	cpu_set_t allowed;
-	double t0, t1;
+	long m0, m1;
 
-	while ((opt = getopt(argc, argv, "t:w:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:w:r:i:")) != -1) {
 		switch (opt) {
-		case 't': threads = atoi(optarg); break;
-		case 'w': wake = atoi(optarg); break;
-		case 'r': secs = atoi(optarg); break;
+		case 't': threads = positive(optarg, "-t"); break;
+		case 'w': wake = positive(optarg, "-w"); break;
+		case 'r': secs = positive(optarg, "-r"); break;
+		case 'i': interval_ms = positive(optarg, "-i"); break;
 		default:
-			fprintf(stderr, "usage: %s [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS]\n",
+			fprintf(stderr, "usage: %s [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS]\n",
 				argv[0]);
 			return 2;
 		}
 	}
-	if (threads < 1 || wake < 1 || secs < 1) {
-		fprintf(stderr, "futexbench: -t, -w and -r take positive numbers\n");
-		return 2;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		perror("futexbench: sched_getaffinity");
+		return 1;
 	}
-	sched_getaffinity(0, sizeof(allowed), &allowed);
 	ncpu = CPU_COUNT(&allowed);
 	cpus = calloc(ncpu, sizeof(*cpus));
-	for (i = 0, opt = 0; i < CPU_SETSIZE && opt < ncpu; i++)
-		if (CPU_ISSET(i, &allowed))
-			cpus[opt++] = i;
 	workers = aligned_alloc(64, sizeof(*workers) * threads);
 	if (!workers || !cpus)
 		return 1;
+	for (i = 0, opt = 0; i < CPU_SETSIZE && opt < ncpu; i++)
+		if (CPU_ISSET(i, &allowed))
+			cpus[opt++] = i;
 	memset(workers, 0, sizeof(*workers) * threads);
 	for (i = 0; i < threads; i++) {
 		workers[i].cpu = cpus[i % ncpu];
 		if (pthread_create(&workers[i].tid, NULL, worker_fn, &workers[i])) {
-			perror("pthread_create");
+			perror("futexbench: pthread_create");
 			return 1;
 		}
 	}
+	while (atomic_load(&started) < threads)
+		usleep(200);
 
 	getrusage(RUSAGE_THREAD, &r0);
 	m0 = migrations();
 	t0 = now();
-	t1 = t0;
-	for (unsigned long pass = 0; t1 - t0 < secs; pass++) {
-		int woken = 0;
-
-		for (i = 0; i < threads && woken < wake; i++) {
-			int expect = 0;
-			struct worker *w = &workers[(pass + i) % threads];
-
-			if (atomic_compare_exchange_strong(&w->state, &expect, 1)) {
-				futex(&w->state, FUTEX_WAKE_PRIVATE, 1);
-				woken++;
-			}
+	t = t0;
+	next_iv = t0 + interval_ms / 1e3;
+	while (t - t0 < secs) {
+		wake_some(threads, wake, &last);
+		t = now();
+		if (interval_ms && t >= next_iv) {
+			total = total_done(threads);
+			printf("interval t_ms=%.0f completions=%lu\n", (t - t0) * 1e3, total - prev);
+			prev = total;
+			next_iv += interval_ms / 1e3;
 		}
-		if (!woken)
-			sched_yield();
-		if ((pass & 255) == 0)
-			t1 = now();
 	}
-	t1 = now();
 	getrusage(RUSAGE_THREAD, &r1);
 	m1 = migrations();
-	for (i = 0; i < threads; i++)
-		total += atomic_load(&workers[i].done);
+	total = total_done(threads);
 
 	atomic_store(&stop, 1);
 	for (i = 0; i < threads; i++) {
-		atomic_store(&workers[i].state, 1);
-		futex(&workers[i].state, FUTEX_WAKE_PRIVATE, 1);
+		while (!atomic_load(&workers[i].exited)) {
+			atomic_store(&workers[i].word, 0);
+			futex(&workers[i].word, FUTEX_WAKE, 1);
+			usleep(100);
+		}
 		pthread_join(workers[i].tid, NULL);
 	}
 
@@ -172,8 +238,8 @@ int main(int argc, char **argv)
 			snprintf(migr, sizeof(migr), "%.3f", (m1 - m0) / k);
 		printf("completions_per_s=%.1f main_cpu_us_per_completion=%.4f "
 		       "main_csw_per_1k=%.3f main_migrations_per_1k=%s threads=%d wake=%d seconds=%.2f\n",
-		       total / (t1 - t0), total ? cpu_us / total : 0.0,
-		       k > 0 ? csw / k : 0.0, migr, threads, wake, t1 - t0);
+		       total / (t - t0), total ? cpu_us / total : 0.0,
+		       k > 0 ? csw / k : 0.0, migr, threads, wake, t - t0);
 	}
 	return total ? 0 : 1;
 }

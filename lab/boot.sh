@@ -37,10 +37,13 @@ cores=$((cpus / sockets / threads))
 	die "LAB_CPUS=$cpus is not LAB_SOCKETS=$sockets x cores x LAB_THREADS=$threads"
 case $accel in
 tcg) accel_opt="-accel tcg,thread=multi" ;;
+icount)
+	# Guest time follows the instructions executed: runs repeat closely.
+	accel_opt="-accel tcg,thread=single -icount shift=${LAB_ICOUNT_SHIFT:-3},sleep=off -rtc clock=vm" ;;
 kvm)
 	[ -w /dev/kvm ] || die "LAB_ACCEL=kvm but /dev/kvm is not usable here; use LAB_ACCEL=tcg"
 	accel_opt="-accel kvm -cpu host" ;;
-*) die "LAB_ACCEL must be tcg or kvm, not '$accel'" ;;
+*) die "LAB_ACCEL must be tcg, icount or kvm, not '$accel'" ;;
 esac
 
 numa=""
