@@ -21,12 +21,17 @@ mkdir -p "$b"
 make -s -C "$src/tools/testing/selftests" TARGETS=sched \
 	KSFT_INSTALL_PATH="$dst" INSTALL_PATH="$dst" LDFLAGS=-static \
 	install >"$b/build.log" 2>&1 || { tail -20 "$b/build.log" >&2; die "sched kselftests did not build: see $b/build.log"; }
-# The negative control: the same test with the v7.3 dice in place of the
-# accumulator (tests/negative/dice_gate.h); the guest expects it to fail.
+# The negative controls: the same test with the v7.3 dice and with the plain
+# accumulator of the first version in place of the gate (tests/negative/);
+# the guest expects each to fail the checks that tell them apart.
 t=$src/tools/testing/selftests/sched/newidle_gate_test.c
 if [ -f "$t" ]; then
 	mkdir -p "$OUT/guest/bin"
-	gcc -O2 -static -include "$LAB_TOP/tests/negative/dice_gate.h" -o "$OUT/guest/bin/newidle_gate_test.dice" "$t" ||
-		die "the dice build of newidle_gate_test failed"
+	for neg in dice plain; do
+		gcc -O2 -static -I"$src/tools/include" -isystem "$src/usr/include" \
+			-include "$LAB_TOP/tests/negative/${neg}_gate.h" \
+			-o "$OUT/guest/bin/newidle_gate_test.$neg" "$t" ||
+			die "the $neg build of newidle_gate_test failed"
+	done
 fi
 say "kselftests installed in $dst"

@@ -10,7 +10,7 @@ echo "== sched domains (sched/verbose=Y) =="
 for cpu in $D/cpu*; do
 	for dom in "$cpu"/domain*; do
 		line="$(basename "$cpu") $(basename "$dom"): $(cat "$dom/name")"
-		for f in newidle_call newidle_success newidle_ratio newidle_window_pos; do
+		for f in newidle_call newidle_success newidle_ratio newidle_gate; do
 			[ -r "$dom/$f" ] && line="$line $f=$(cat "$dom/$f")"
 		done
 		echo "  $line flags: $(cat "$dom/flags")"

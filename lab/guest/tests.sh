@@ -43,35 +43,96 @@ else
 	ok "kunit # SKIP no KUnit in this kernel"
 fi
 
-# kselftests of the sched target, installed by lab/selftests.sh
-if [ -x /lab/kselftest/run_kselftest.sh ]; then
+# kselftests of the sched target, installed by lab/selftests.sh. The test
+# runs twice, from two different settings of what it changes (sched/verbose,
+# NI_RANDOM, NI_RATE, schedstats); each run must leave them as it found them
+# and leave no process behind. A planted leaky command shows the same checks
+# catching both.
+knobs() {
+	echo "verbose=$(cat /sys/kernel/debug/sched/verbose)" \
+		"$(tr ' ' '\n' <$F | grep -E '^(NO_)?NI_(RANDOM|RATE)$' | tr '\n' ' ')" \
+		"schedstats=$(cat /proc/sys/kernel/sched_schedstats)"
+}
+set_knobs() {
+	echo "$1" >/sys/kernel/debug/sched/verbose
+	echo "$2" >$F
+	echo "$3" >$F
+	echo "$4" >/proc/sys/kernel/sched_schedstats
+}
+# clean_after NAME COMM CMD...: run CMD; say whether the knobs came back and
+# whether a process named COMM is left; returns 1 if either is not clean.
+clean_after() {
+	name=$1 comm=$2
+	shift 2
+	before=$(knobs)
+	"$@"
+	after=$(knobs)
+	left=$(ps -o pid,comm | grep -c "$comm")
+	[ "$after" = "$before" ] || echo "# $name changed the knobs: $before -> $after"
+	[ "$left" = 0 ] || echo "# $name left processes: $(ps -o pid,comm | grep "$comm" | tr '\n' ' ')"
+	[ "$after" = "$before" ] && [ "$left" = 0 ]
+}
+kselftest() {
 	out=/tmp/kselftest.log
 	(cd /lab/kselftest && ./run_kselftest.sh -t sched:newidle_gate_test) >$out 2>&1
-	rc=$?
+	krc=$?
 	sed 's/^/# /' $out
-	if [ $rc = 0 ] && ! grep -q '^not ok' $out; then
-		ok "kselftest sched"
+}
+leaky() {
+	echo Y >/sys/kernel/debug/sched/verbose
+	echo NO_NI_RATE >$F
+	printf '#!/bin/sh\nsleep 600\n' >/tmp/leaky_planted
+	chmod 755 /tmp/leaky_planted
+	/tmp/leaky_planted &
+}
+if [ -x /lab/kselftest/run_kselftest.sh ]; then
+	orig=$(knobs)
+	for setting in "N NI_RANDOM NI_RATE 0" "Y NO_NI_RANDOM NO_NI_RATE 1"; do
+		# shellcheck disable=SC2086
+		set_knobs $setting
+		from=$(knobs)
+		if clean_after kselftest newidle_gate_te kselftest; then
+			ok "kselftest sched leaves the knobs and no process (from $from)"
+		else
+			notok "kselftest sched is not clean (from $from)"
+		fi
+		if [ $krc = 0 ] && ! grep -q '^not ok' /tmp/kselftest.log; then
+			ok "kselftest sched (from $from)"
+		else
+			notok "kselftest sched (exit $krc, from $from)"
+		fi
+	done
+	set_knobs N NI_RANDOM NI_RATE 0
+	if clean_after "planted leak" leaky_planted leaky; then
+		notok "negative control: a planted leak went unnoticed"
 	else
-		notok "kselftest sched (exit $rc)"
+		ok "negative control: a planted leak is caught"
 	fi
+	pkill leaky_planted 2>/dev/null
+	# shellcheck disable=SC2046
+	set_knobs $(echo "$orig" | sed 's/verbose=//; s/schedstats=//')
 else
 	ok "kselftest sched # SKIP not installed in this initramfs"
 fi
 
-# Negative control: the selftest built with the v7.3 dice as its gate must
-# fail its model checks and its live prediction.
-neg=/lab/bin/newidle_gate_test.dice
-if [ -x $neg ]; then
-	$neg >/tmp/neg.log 2>&1
-	sed 's/^/# dice: /' /tmp/neg.log | grep -E '^# dice: (not )?ok|Expected|predicts'
-	for t in global.model_spacing global.model_windows global.model_lockstep live.attempts_match_gate; do
+# Negative controls: the selftest built with the v7.3 dice, and with the
+# plain accumulator, as its gate must fail the checks that tell them apart.
+negative() {
+	bin=/lab/bin/newidle_gate_test.$1
+	shift
+	[ -x $bin ] || return 0
+	$bin >/tmp/neg.log 2>&1
+	sed "s/^/# $(basename $bin): /" /tmp/neg.log | grep -E ': (not )?ok|Expected|model'
+	for t in "$@"; do
 		if grep -q "^not ok [0-9]* $t\$" /tmp/neg.log; then
-			ok "negative control: $t fails with the v7.3 dice"
+			ok "negative control: $t fails with $(basename $bin)"
 		else
-			notok "negative control: $t did not fail with the v7.3 dice"
+			notok "negative control: $t did not fail with $(basename $bin)"
 		fi
 	done
-fi
+}
+negative dice global.model_exact global.model_lockstep live.attempts_match_gate
+negative plain global.model_residues live.attempts_match_gate
 
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"

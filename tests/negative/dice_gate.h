@@ -1,34 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Negative control for the newidle gate selftest: force-included ahead of
- * kernel/sched/newidle.h (whose include guard it takes), it swaps the
- * accumulator for the v7.3 dice, attempt unless (rand % 1024) > 1 + ratio,
- * and gives every CPU the same phase. Built this way the selftest's model
- * checks and its live prediction must fail; lab/negative.sh checks they do.
+ * kernel/sched/newidle.h (whose include guard it takes), it puts the v7.3
+ * dice behind the gate's interface: attempt unless rand % 1024 > 1 + ratio,
+ * the state never moves. Built this way the selftest's exactness and
+ * lockstep checks and its live tests must fail.
  */
 #ifndef _KERNEL_SCHED_NEWIDLE_H
 #define _KERNEL_SCHED_NEWIDLE_H
-#include <stdbool.h>
+/* no includes: it comes before the test's _GNU_SOURCE */
 
 #define NEWIDLE_SCALE		1024U
+#define NEWIDLE_SUCCESS_SHIFT	6
 
-static inline bool newidle_gate(unsigned int *pos, unsigned int ratio)
+static inline unsigned int newidle_gate_left(unsigned int gate) { return gate & 2047; }
+static inline unsigned int newidle_gate_offset(unsigned int gate) { return (gate >> 11) & 1023; }
+static inline unsigned int newidle_gate_band(unsigned int gate) { return gate >> 21; }
+
+static inline unsigned int newidle_gate_pack(unsigned int left, unsigned int offset, unsigned int band)
 {
-	static unsigned long long s = 88172645463325252ull;
-
-	(void)pos;
-	if (ratio >= NEWIDLE_SCALE)
-		return true;
-	s ^= s << 13;
-	s ^= s >> 7;
-	s ^= s << 17;
-	return s % 1024 <= 1 + ratio;
+	return left | offset << 11 | band << 21;
 }
 
-static inline unsigned int newidle_gate_phase(unsigned int rank, unsigned int weight)
+static inline unsigned int newidle_gate_init(unsigned int rank, unsigned int weight)
 {
 	(void)rank;
 	(void)weight;
 	return 0;
+}
+
+static inline _Bool newidle_gate(unsigned int *gate, unsigned int ratio)
+{
+	static unsigned long long s = 0x9e3779b97f4a7c15ull;
+
+	(void)gate;
+	if (ratio >= NEWIDLE_SCALE)
+		return 1;
+	s ^= s << 13;
+	s ^= s >> 7;
+	s ^= s << 17;
+	return s % NEWIDLE_SCALE <= 1 + ratio;
 }
 #endif
