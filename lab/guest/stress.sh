@@ -21,7 +21,7 @@ echo Y >$D/verbose
 dmesg -n 1
 # the baseline kernel (for attributing splats) has no newidle files
 gate=1
-[ -e $D/domains/cpu0/domain0/newidle_window_pos ] || gate=0
+[ -e $D/domains/cpu0/domain0/newidle_gate ] || gate=0
 skip() { n=$((n + 1)); echo "ok $n $* # SKIP no newidle gate in this kernel"; }
 echo "# $ncpu CPUs; targets: $HOTPLUG hotplug cycles, $REBUILDS domain rebuilds, $TOGGLES toggles"
 feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
@@ -134,14 +134,18 @@ off=$(grep -L 1 /sys/devices/system/cpu/cpu*/online 2>/dev/null | wc -l)
 [ "$off" = 0 ] && [ "$(grep -c ^processor /proc/cpuinfo)" = "$ncpu" ] && ok "all $ncpu CPUs online at the end" ||
 	notok "$off CPUs offline at the end"
 out=0
-[ $gate = 1 ] && for f in $D/domains/cpu*/domain*/newidle_window_pos; do
-	[ "$(cat "$f")" -lt 1024 ] || { out=$((out + 1)); echo "# out of range: $f = $(cat "$f")"; }
+# the gate: left=0..2047 offset=0..1023 band=0..2047
+[ $gate = 1 ] && for f in $D/domains/cpu*/domain*/newidle_gate; do
+	g=$(cat "$f")
+	echo "$g" | awk -F'[= ]' 'NF == 6 && $1 == "left" && $2 <= 2047 && $3 == "offset" && $4 <= 1023 &&
+		$5 == "band" && $6 <= 2047 { ok = 1 } END { exit !ok }' ||
+		{ out=$((out + 1)); echo "# out of range: $f = $g"; }
 done
 [ $gate = 1 ] && for f in $D/domains/cpu*/domain*/newidle_ratio; do
 	[ "$(cat "$f")" -le 1024 ] || { out=$((out + 1)); echo "# out of range: $f = $(cat "$f")"; }
 done
-if [ $gate = 0 ]; then skip "every accumulator and ratio in range"
-elif [ $out = 0 ]; then ok "every accumulator and ratio in range"
+if [ $gate = 0 ]; then skip "every gate and ratio in range"
+elif [ $out = 0 ]; then ok "every gate and ratio in range"
 else notok "$out values out of range"; fi
 echo "$feat_before" | tr ' ' '\n' >$T/want
 echo NI_RANDOM >$F; echo NI_RATE >$F
