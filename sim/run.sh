@@ -1,55 +1,75 @@
 #!/bin/bash
 # 'make sim': build the gate model against the patched tree's own
-# kernel/sched/newidle.h and print its tables, the cost per decision in
-# instructions (callgrind) and a timeline chart (out/sim/timeline.png).
-# Usage: sim/run.sh [table|check|all]   (all: the default)
-set -eu
+# kernel/sched/newidle.h, print its tables (A-E), the cost per decision in
+# instructions (F, callgrind) and a timeline chart (G, out/sim/timeline.png).
+# Each table also goes to out/sim/<letter>-<name>.txt.
+# 'sim/run.sh check' ('make check'): the series' claims on the gate and their
+# negative controls, as TAP, in about a minute.
+# Usage: sim/run.sh [table|check|all]   (all: the default; table: A-E only)
+set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 mode=${1:-all}
+case $mode in
+table|check|all) ;;
+*) die "usage: sim/run.sh [table|check|all]" ;;
+esac
 hdr=$LINUX/kernel/sched/newidle.h
 [ -f "$hdr" ] || die "no $hdr: the series is not applied (run 'make apply')"
 need gcc
 d=$OUT/sim
 mkdir -p "$d"
-gcc -O2 -g -Wall -Wextra -Werror -DNEWIDLE_H="\"$hdr\"" -o "$d/gate_sim" "$LAB_TOP/sim/gate_sim.c"
+# tools/include has the kernel's linux/types.h, hash.h and compiler.h
+gcc -O2 -g -Wall -Wextra -Werror -I"$LINUX/tools/include" -DNEWIDLE_H="\"$hdr\"" \
+	-o "$d/gate_sim" "$LAB_TOP/sim/gate_sim.c" -lm
 
-case $mode in
-check) exec "$d/gate_sim" check ;;
-table) exec "$d/gate_sim" table ;;
-esac
-
-echo "Gate model (sim/gate_sim.c; accumulator from $(git -C "$LINUX" describe --always patched 2>/dev/null || echo out/linux):"
-echo "$(uname -m), $(nproc) CPUs, userspace: no kernel involved"
-echo
-"$d/gate_sim" table | tee "$d/table.txt"
-
-echo
-echo "Cost per decision at ratio 100 (instructions, valgrind callgrind; -O2 gcc $(gcc -dumpversion)):"
-if command -v valgrind >/dev/null 2>&1; then
-	ir() {
-		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$d/gate_sim" cost "$1" "$2" 2>&1 |
-			sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
-	}
-	for g in dice acc; do
-		a=$(ir $g 100000)
-		b=$(ir $g 300000)
-		printf '  %-12s %6.2f instructions per decision (with the loop around it)\n' \
-			"$([ $g = dice ] && echo 'v7.3 dice' || echo accumulator)" \
-			"$(echo "($b - $a) / 200000" | bc -l)"
-	done | tee "$d/cost.txt"
-else
-	echo "  (valgrind not installed: skipped)"
+if [ "$mode" = check ]; then
+	exec "$d/gate_sim" check
 fi
 
+t0=$(date +%s)
+echo "Gate model (sim/gate_sim.c, built against $(git -C "$LINUX" describe --always patched 2>/dev/null || echo out/linux):kernel/sched/newidle.h):"
+echo "$(uname -m), $(nproc) CPUs, one worker per CPU; userspace: every table is a model, no kernel runs"
+echo
+# table A also writes every k to A-lockon.csv
+for t in A-lockon B-estimator C-exactness D-lockstep E-levels; do
+	SIM_CSV=$d/A-lockon.csv "$d/gate_sim" table "${t%%-*}" | tee "$d/$t.txt"
+done
+[ "$mode" = table ] && exit 0
+
+cost() {
+	echo "F. Cost per decision (model): instructions at ratio 100, valgrind callgrind,"
+	echo "   -O2 gcc $(gcc -dumpversion), the loop around the decision included"
+	echo
+	if ! command -v valgrind >/dev/null 2>&1; then
+		echo "   (valgrind not installed: skipped)"
+		return
+	fi
+	local g a b
+	# instructions of 300000 decisions less those of 100000: the start-up cancels
+	ir() {
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$d/gate_sim" cost "$1" 100 "$2" 2>&1 |
+			sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+	}
+	for g in dice plain golden gate; do
+		a=$(ir $g 100000)
+		b=$(ir $g 300000)
+		printf '   %-8s %6.2f\n' "$g" "$(echo "($b - $a) / 200000" | bc -l)"
+	done
+	echo
+	echo "   (dice: the v7.3 dice, taus113 % 1024; gate: newidle_gate() from newidle.h)"
+}
+cost | tee "$d/F-cost.txt"
+
+echo
 if command -v gnuplot >/dev/null 2>&1; then
 	"$d/gate_sim" timeline 100 300 >"$d/timeline.dat"
 	gnuplot <<GP
 set terminal pngcairo size 1000,520 font ",10"
 set output "$d/timeline.png"
-set title "Newidle attempts at ratio 100 (expected rate 101/1024): first 300 visits"
+set title "Model: newidle attempts at ratio 100 (expected rate 101/1024), first 300 visits"
 set xlabel "visit"
 set yrange [-0.5:10]
-set ytics ("v7.3 dice" 8.4, "accumulator" 6.4, "4 CPUs, zero phase (4 at once)" 3.5, "4 CPUs, staggered" 0.4)
+set ytics ("v7.3 dice" 8.4, "gate" 6.4, "gate, 4 CPUs, offsets all 0" 3.5, "gate, 4 CPUs, spread" 0.4)
 set key off
 set grid xtics
 plot "$d/timeline.dat" using 1:(\$2 > 0 ? 8 : 1/0):(0):(0.8) with vectors nohead lw 2 lc rgb "#c03030", \
@@ -57,8 +77,9 @@ plot "$d/timeline.dat" using 1:(\$2 > 0 ? 8 : 1/0):(0):(0.8) with vectors nohead
      "" using 1:(\$4 > 0 ? 2.5 : 1/0):(0):(\$4 * 0.6) with vectors nohead lw 2 lc rgb "#c08000", \
      "" using 1:(\$5 > 0 ? 0 : 1/0):(0):(\$5 * 0.6) with vectors nohead lw 2 lc rgb "#208040"
 GP
-	echo
-	echo "Timeline chart: $d/timeline.png"
+	echo "G. Timeline chart (model): $d/timeline.png"
 else
-	echo "(gnuplot not installed: no chart)"
+	echo "G. (gnuplot not installed: no chart)"
 fi
+echo
+echo "sim/run.sh took $(( $(date +%s) - t0 ))s"
