@@ -1,16 +1,19 @@
 #!/bin/bash
-# Build the guest kernel of one variant into out/build/VARIANT.
-# Usage: lab/build.sh baseline|patched|debug|baseline-debug
+# Build the guest kernel of one variant into SRC/.build-VARIANT, linked
+# from out/build/VARIANT. Usage: lab/build.sh baseline|patched|debug|baseline-debug
 #
 # The config is tinyconfig plus the fragments in lab/config/, regenerated only
 # when a fragment changes; the build is incremental and goes through ccache.
-set -eu
+# The build directory is a subdirectory of the source tree so that kbuild
+# uses relative paths and ccache hits across trees and clones (lab/lib.sh).
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: lab/build.sh VARIANT}
 src=$(variant_src "$variant")
 b=$(variant_build "$variant")
 need make gcc ccache flex bison bc
+lab_lock
 
 case $variant in
 debug|baseline-debug) frags="guest kunit debug" ;;
@@ -22,12 +25,19 @@ esac
 files=""
 for f in $frags; do files="$files $LAB_TOP/lab/config/$f.config"; done
 # shellcheck disable=SC2086
-cfghash=$( (cat $files; git -C "$src" rev-parse HEAD:arch/x86/configs 2>/dev/null) | sha256sum | cut -c1-16)
-mkdir -p "$b"
+cfghash=$( (cat $files; git -C "$src" rev-parse HEAD:arch/x86/configs 2>/dev/null || true) | sha256sum | cut -c1-16)
+mkdir -p "$b" "$OUT/build"
+link=$OUT/build/$variant
+if [ -d "$link" ] && [ ! -L "$link" ]; then
+	say "$variant: $link is a build of the old layout (absolute paths): removing it"
+	rm -rf "$link"
+fi
+ln -sfn "$b" "$link"
 kmake() { make -C "$src" O="$b" CC="ccache gcc" HOSTCC="ccache gcc" \
 	KBUILD_BUILD_TIMESTAMP="2026-11-30" KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab "$@"; }
 
 if [ ! -f "$b/.config" ] || [ "$(cat "$b/.lab-config" 2>/dev/null)" != "$cfghash" ]; then
+	rm -f "$b/.lab-config"
 	say "$variant: configuring (tinyconfig +$(echo " $frags" | sed 's/ / +/g; s/^ +//'))"
 	kmake -s tinyconfig >"$b/config.log" 2>&1 || die "tinyconfig failed: see $b/config.log"
 	# shellcheck disable=SC2086
@@ -43,7 +53,7 @@ if [ ! -f "$b/.config" ] || [ "$(cat "$b/.lab-config" 2>/dev/null)" != "$cfghash
 			END { for (i = 1; i <= n; i++) print v[k[i]] }'); do
 		sym=${line%%=*}
 		want=${line#*=}
-		got=$(grep -E "^$sym=|^# $sym is not set" "$b/.config" | head -1)
+		got=$({ grep -E "^$sym=|^# $sym is not set" "$b/.config" || true; } | head -1)
 		case $got in
 		"$sym=$want") ;;
 		"# $sym is not set") [ "$want" = n ] || bad="$bad $sym" ;;
@@ -58,14 +68,12 @@ fi
 
 say "$variant: building bzImage with -j$JOBS (cold: about 10 minutes on 2 cores; log: $b/build.log)"
 start=$(date +%s)
-set +e
+rc=0
 kmake -j"$JOBS" bzImage 2>&1 | tee "$b/build.log" | awk -v v="$variant" '
 	/^  (CC|AS|LD|AR)/ { n++; if (n % 400 == 0) { printf "[lab] %s: %d objects, at %s\n", v, n, $2; fflush() } }
-	/ warning: | error: / { print; fflush() }'
-rc=${PIPESTATUS[0]}
-set -e
+	/ warning: | error: / { print; fflush() }' || rc=$?
 if [ "$rc" != 0 ]; then
-	grep -E 'error|Error' "$b/build.log" | tail -20 >&2
+	{ grep -E 'error|Error' "$b/build.log" || true; } | tail -20 >&2
 	die "$variant: kernel build failed (rc=$rc): see $b/build.log"
 fi
-say "$variant: built $(kmake -s kernelrelease 2>/dev/null) in $(( $(date +%s) - start ))s: $b/arch/x86/boot/bzImage"
+say "$variant: built $(kmake -s kernelrelease 2>/dev/null) in $(( $(date +%s) - start ))s: $link/arch/x86/boot/bzImage"

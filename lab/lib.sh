@@ -7,18 +7,95 @@ LINUX=$OUT/linux
 BASE_TAG=${BASE_TAG:-base-v7.3.4}
 PATCHES=${PATCHES:-$LAB_TOP/patches}
 JOBS=${JOBS:-$(( $(nproc) + 1 ))}
+# One compiler cache for every tree, variant and clone. The kernel is built
+# in a directory inside its source tree (SRC/.build-VARIANT), where kbuild
+# names its sources relative to the build (srctree is '..'): the compiler's
+# command lines are then the same in every tree and clone, and ccache hits.
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/lab-ccache}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$OUT}
 
 say() { printf '[lab] %s\n' "$*" >&2; }
 die() { printf '[lab] error: %s\n' "$*" >&2; exit 1; }
 
-# need TOOL...: fail with the Debian package to install when a tool is missing.
+# need TOOL...: fail, naming 'make deps', when a required tool is missing.
 need() {
 	local t
 	for t in "$@"; do
 		command -v "$t" >/dev/null 2>&1 ||
 			die "'$t' is missing: run 'make deps' (or lab/deps.sh) as root"
 	done
+}
+
+# have TOOL PACKAGE: whether an optional tool is here; when not, print
+# "TOOL is missing (Debian package PACKAGE)" for the caller's SKIP.
+have() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	echo "$1 is missing (Debian package $2)"
+	return 1
+}
+
+# lab_lock: one run at a time on out/ (the kernel trees, builds and guest
+# files). Waits for the holder, naming it; LAB_LOCK_WAIT=0 refuses instead.
+# Scripts started under the lock (LAB_LOCKED) run within it.
+lab_lock() {
+	local lock=$OUT/.lock holder
+	[ "${LAB_LOCKED:-}" = "$lock" ] && return 0
+	mkdir -p "$OUT"
+	exec 9>>"$lock"
+	if ! flock -n 9; then
+		holder=$(cat "$lock" 2>/dev/null || true)
+		[ "${LAB_LOCK_WAIT:-1}" = 0 ] &&
+			die "$OUT is in use by ${holder:-another run}; not waiting (LAB_LOCK_WAIT=0)"
+		say "waiting for $OUT: in use by ${holder:-another run}"
+		flock 9
+	fi
+	printf 'pid %s (%s)\n' "$$" "$(tr '\0' ' ' </proc/$$/cmdline | sed 's/ $//')" >"$lock"
+	export LAB_LOCKED=$lock
+}
+
+# write_to FILE COMMAND...: COMMAND's output becomes FILE only when COMMAND
+# succeeds (written to a temporary name and renamed); else FILE is unchanged.
+write_to() {
+	local f=$1 tmp
+	shift
+	tmp=$(dirname "$f")/.$(basename "$f").tmp
+	rm -f "$tmp".*	# left by a run that was killed
+	tmp=$tmp.$$
+	if "$@" >"$tmp"; then
+		mv -f "$tmp" "$f"
+	else
+		local rc=$?
+		rm -f "$tmp"
+		return $rc
+	fi
+}
+
+# cpio_pack DIR: DIR's files as a newc archive on stdout, owned by root, in
+# a fixed order.
+cpio_pack() {
+	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0)
+}
+
+# worktree_at NAME [REF]: out/src/NAME, a git worktree of out/linux (made
+# under another name and renamed, so that an interrupted checkout is never
+# taken for a finished one), with REF checked out there when given: the
+# lab's own scratch tree, so changes to tracked files and an unfinished
+# 'git am' are dropped (the ignored build directories are kept). Prints its path.
+worktree_at() {
+	local t=$OUT/src/$1
+	if [ ! -e "$t/.git" ]; then
+		rm -rf "$t.tmp"
+		git -C "$LINUX" worktree prune
+		mkdir -p "$OUT/src"
+		git -C "$LINUX" worktree add -q --detach "$t.tmp" "$BASE_TAG" >&2
+		git -C "$LINUX" worktree move "$t.tmp" "$t"
+	fi
+	if [ -n "${2:-}" ]; then
+		git -C "$t" am --abort >/dev/null 2>&1 || true
+		git -C "$t" checkout -q --force --detach "$2"
+		git -C "$t" clean -q -fd
+	fi
+	echo "$t"
 }
 
 # Source tree of a kernel variant: the patched tree is out/linux itself, the
@@ -32,7 +109,12 @@ variant_src() {
 	esac
 }
 
-variant_build() { echo "$OUT/build/$1"; }
+# Build directory of a variant: inside its source tree (see CCACHE_BASEDIR
+# above); out/build/VARIANT links to it.
+variant_build() { echo "$(variant_src "$1")/.build-$1"; }
+
+# Guest files of a variant: its kselftests, programs and initramfs.
+variant_guest() { echo "$OUT/guest/$1"; }
 
 # The patch files patches/series lists, in order.
 series_list() { grep -v -e '^#' -e '^[[:space:]]*$' "$PATCHES/series" || true; }
@@ -53,8 +135,10 @@ git config user.email >/dev/null 2>&1 ||
 # lab/checkpatch-exceptions.txt lists it for a patch whose name starts with
 # the listed prefix; returns 1 when a finding is not listed.
 checkpatch_findings() {
-	local p=$1 name=${2:-$(basename "$1")} msg bad=0
+	local p=$1 name=${2:-$(basename "$1")} msg bad=0 out
+	out=$("$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --no-summary "$p" 2>&1) || true
 	while IFS= read -r msg; do
+		[ -n "$msg" ] || continue
 		if awk -F'\t' -v p="$name" -v m="$msg" '!/^#/ && index(p, $1) == 1 && $2 == m { f = 1 }
 			END { exit !f }' "$LAB_TOP/lab/checkpatch-exceptions.txt"; then
 			echo "$msg (listed exception)"
@@ -62,8 +146,7 @@ checkpatch_findings() {
 			echo "$msg"
 			bad=1
 		fi
-	done < <("$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --no-summary "$p" 2>&1 |
-		grep -E '^(ERROR|WARNING|CHECK):' || true)
+	done < <(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' || true)
 	return $bad
 }
 
@@ -72,7 +155,8 @@ checkpatch_findings() {
 bench_machine() {
 	echo "Machine: host $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
 		"$(nproc) CPUs; guest QEMU ${LAB_ACCEL:-tcg}, ${LAB_CPUS:-4} vCPUs (${LAB_SOCKETS:-2} sockets)"
-	if [ "${LAB_ACCEL:-tcg}" = tcg ]; then
-		echo "EMULATED (QEMU TCG): smoke test of the harness, not a performance claim"
+	# TCG and icount are emulation: the figures are not a performance claim
+	if [ "${LAB_ACCEL:-tcg}" != kvm ]; then
+		echo "EMULATED (QEMU ${LAB_ACCEL:-tcg}): smoke test of the harness, not a performance claim"
 	fi
 }
