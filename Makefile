@@ -1,64 +1,63 @@
 # The lab: build, boot and test the newidle gate series on Linux v7.3.
-# 'make' is the main job, 'make check' runs every test. See README.md.
+# 'make' is the main job, 'make check' runs every test, 'make help' lists
+# the targets and settings (README.md, "Targets and settings").
+# The pipeline's order is lab/prepare.sh's; each target asks it for a step.
 
 VARIANT ?= patched
 SCRIPT ?= lab/guest/show.sh
 
-.PHONY: all check deps fetch apply build boot export sim bench bench-kernels lkml outbox stress clean distclean
+.PHONY: all help check deps fetch apply build guest boot export sim bench bench-kernels lkml outbox stress clean distclean
 
 all:
 	lab/main.sh
 
+help:
+	@sed -n '/^## Targets and settings/,/^## /{/^## [^T]/d;p}' README.md
+
 check:
 	tests/run.sh
 
-deps:
-	lab/deps.sh
+deps fetch apply:
+	lab/prepare.sh $@
 
-fetch: deps
-	lab/fetch.sh
+build guest:
+	lab/prepare.sh $@ $(VARIANT)
 
-apply: fetch
-	lab/apply.sh
-
-build: apply
-	lab/build.sh $(VARIANT)
-
-boot: build
-	lab/selftests.sh $(VARIANT)
-	lab/initramfs.sh
+boot:
+	lab/prepare.sh guest $(VARIANT)
 	lab/boot.sh $(VARIANT) $(SCRIPT)
 
 export:
 	lab/export.sh
 
 # The gate model: tables, cost per decision, timeline chart (out/sim/).
-sim: apply
-	sim/run.sh
+sim:
+	lab/prepare.sh apply
+	lab/lock.sh sim/run.sh
 
 # A/B/A benchmarks in the guest (features mode); out/bench/latest/.
-bench: build
+bench:
 	bench/run.sh
 
 # Kernels A/B/A: baseline / patched / baseline boots (builds the baseline).
-bench-kernels: apply
+bench-kernels:
 	bench/kernels.sh
 
 # The checks maintainers and the build robot run (long: builds every patch).
-lkml: apply
+lkml:
 	lab/lkml.sh
 
 # The series as mails in out/outbox/vN, never sent.
-outbox: apply
+outbox:
 	lab/outbox.sh
 
 # Debug kernels under hotplug, domain rebuilds and toggles (long).
-stress: apply
+stress:
 	lab/stress.sh
 
 # Builds and logs; keeps the base tree and the download.
 clean:
-	rm -rf out/build out/run out/logs out/guest
+	rm -rf out/build out/run out/logs out/guest out/linux/.build-* out/src/*/.build-*
 
 distclean:
 	rm -rf out

@@ -1,0 +1,28 @@
+#!/bin/bash
+# The lab's pipeline, in its order, written here only: run every step up to
+# STEP. Each step is cheap when its output is up to date.
+# Usage: lab/prepare.sh STEP [VARIANT]
+#   deps    the Debian packages                      lab/deps.sh
+#   fetch   + the base tree, out/linux               lab/fetch.sh
+#   apply   + patches/ on branch 'patched'           lab/apply.sh
+#   build   + the kernel of VARIANT (patched)        lab/build.sh VARIANT
+#   guest   + its kselftests and initramfs           lab/selftests.sh, lab/initramfs.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+steps="deps fetch apply build guest"
+step=${1:?usage: lab/prepare.sh deps|fetch|apply|build|guest [VARIANT]}
+variant=${2:-patched}
+case " $steps " in *" $step "*) ;; *) die "unknown step '$step' ($steps)" ;; esac
+variant_src "$variant" >/dev/null
+lab_lock
+L=$LAB_TOP/lab
+for s in $steps; do
+	case $s in
+	deps) "$L/deps.sh" ;;
+	fetch) "$L/fetch.sh" ;;
+	apply) "$L/apply.sh" ;;
+	build) "$L/build.sh" "$variant" ;;
+	guest) "$L/selftests.sh" "$variant" && "$L/initramfs.sh" "$variant" ;;
+	esac
+	[ "$s" = "$step" ] && break
+done
