@@ -2,17 +2,19 @@
 # Make out/linux a git tree of the base kernel with the base commit tagged.
 #
 # Default source: Debian's linux-source-7.3 package, fetched with a private
-# apt configuration (the system's sources are not touched), sha256 checked.
+# apt configuration (the system's sources are not touched), sha256 checked,
+# from the Debian mirror the machine's own apt uses (lab/mirror.sh reads
+# /etc/apt; LAB_APT_ETC names another directory); DEB_MIRROR=URI overrides it.
 # KERNEL_TREE=/path/to/git/tree [KERNEL_REF=ref] uses a local git tree instead.
-# Re-running is cheap: an existing base tag means there is nothing to do.
-set -eu
+# Re-running is cheap: an existing base tag means there is nothing to do; an
+# interrupted run starts over (nothing is kept but the checked download).
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 DEB_PKG=linux-source-7.3
 DEB_VER=${DEB_VER:-7.3.4-1~bpo13+1}
 DEB_SHA256=${DEB_SHA256:-703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3}
 DEB_SUITE=${DEB_SUITE:-trixie-backports}
-DEB_MIRROR=${DEB_MIRROR:-http://deb.debian.org/debian}
 APT=$OUT/apt
 
 if git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1; then
@@ -20,6 +22,7 @@ if git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1; 
 	exit 0
 fi
 need git tar xz
+lab_lock
 [ -e "$LINUX" ] && die "$LINUX exists but has no tag $BASE_TAG; move it away or 'make distclean'"
 
 git_init() {
@@ -33,9 +36,12 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 	git -C "$KERNEL_TREE" rev-parse -q --verify "$ref^{commit}" >/dev/null ||
 		die "KERNEL_TREE=$KERNEL_TREE has no commit '$ref'"
 	say "cloning $KERNEL_TREE ($ref) into $LINUX"
-	git clone -q --no-checkout --shared "$KERNEL_TREE" "$LINUX"
-	git -C "$LINUX" checkout -q -b base "$(git -C "$KERNEL_TREE" rev-parse "$ref^{commit}")"
-	git -C "$LINUX" tag "$BASE_TAG"
+	tmp=$OUT/linux.tmp
+	rm -rf "$tmp"
+	git clone -q --no-checkout --shared "$KERNEL_TREE" "$tmp"
+	git -C "$tmp" checkout -q -b base "$(git -C "$KERNEL_TREE" rev-parse "$ref^{commit}")"
+	git -C "$tmp" tag "$BASE_TAG"
+	mv "$tmp" "$LINUX"
 	say "base: $(git -C "$LINUX" log -1 --format='%h %s' "$BASE_TAG")"
 	exit 0
 fi
@@ -43,6 +49,11 @@ fi
 deb=$APT/${DEB_PKG}_$(printf %s "$DEB_VER" | sed 's/:/%3a/')_all.deb
 if [ ! -f "$deb" ]; then
 	need apt-get
+	if [ -z "${DEB_MIRROR:-}" ]; then
+		DEB_MIRROR=$("$LAB_TOP/lab/mirror.sh" "${LAB_APT_ETC:-/etc/apt}") ||
+			die "no Debian mirror found in the machine's apt configuration: set DEB_MIRROR=URI"
+		say "Debian mirror from the apt configuration: $DEB_MIRROR"
+	fi
 	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $DEB_MIRROR $DEB_SUITE main" \
 		>"$APT/sources.list"
@@ -64,9 +75,13 @@ if [ ! -f "$deb" ]; then
 	fi
 	say "downloading $DEB_PKG $DEB_VER (about 167 MB)"
 	# shellcheck disable=SC2086
-	(cd "$APT" && apt-get -q $opts download "$DEB_PKG=$DEB_VER" >"$APT/download.log" 2>&1) ||
+	# into a directory of its own: an interrupted download leaves no .deb
+	rm -rf "$APT/dl"
+	mkdir -p "$APT/dl"
+	(cd "$APT/dl" && apt-get -q $opts download "$DEB_PKG=$DEB_VER" >"$APT/download.log" 2>&1) ||
 		die "download of $DEB_PKG=$DEB_VER failed, see $APT/download.log"
-	[ -f "$deb" ] || die "apt-get download did not produce $deb"
+	[ -f "$APT/dl/$(basename "$deb")" ] || die "apt-get download did not produce $(basename "$deb")"
+	mv "$APT/dl/$(basename "$deb")" "$deb"
 fi
 if [ -n "$DEB_SHA256" ]; then
 	say "checking sha256 of $(basename "$deb")"
@@ -79,7 +94,7 @@ rm -rf "$tmp"
 mkdir -p "$tmp"
 say "extracting the kernel source (about 1 minute)"
 dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-7.3.tar.xz |
-	tar -xJ -C "$tmp" --strip-components=1
+	tar -xJ -C "$tmp" --strip-components=1 || die "extracting $deb failed"
 [ -f "$tmp/Makefile" ] || die "no kernel source in $deb"
 ver=$(make -s -C "$tmp" kernelversion 2>/dev/null || echo unknown)
 say "importing Linux $ver into git (about 1 minute)"
@@ -87,7 +102,7 @@ say "importing Linux $ver into git (about 1 minute)"
 # new files from 'git status' and 'git add': drop that block, keep the rest.
 gi=$tmp/.gitignore
 if [ "$(tail -n 2 "$gi" 2>/dev/null | tr '\n' ' ')" = "/* !/debian/ " ] &&
-	tail -n 5 "$gi" | grep -q 'Debian packaging'; then
+	tail -n 5 "$gi" | grep -c 'Debian packaging' >/dev/null; then
 	head -n -7 "$gi" >"$gi.new" && mv "$gi.new" "$gi"
 fi
 git_init "$tmp"
