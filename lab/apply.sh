@@ -4,17 +4,21 @@
 #
 # Cheap when nothing changed. Commits made in out/linux on top of the applied
 # series are kept (export them with 'make export'); FORCE=1 re-applies anyway.
-set -eu
+# The state file out/applied says what was applied ("HASH HEAD"), or that an
+# apply is under way ("applying HASH"): a run that was interrupted is started
+# again from the base by the next one, whatever its settings, so that the
+# result is that of an uninterrupted run.
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need git
 git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null ||
 	die "no base tree at $LINUX: run lab/fetch.sh first"
 [ -f "$PATCHES/series" ] || die "$PATCHES/series is missing"
+lab_lock
 
 if [ ! -e "$OUT/src/baseline/.git" ]; then
 	say "checking out the base tree for the baseline kernel: $OUT/src/baseline"
-	git -C "$LINUX" worktree prune
-	git -C "$LINUX" worktree add -q --detach "$OUT/src/baseline" "$BASE_TAG"
+	worktree_at baseline >/dev/null
 fi
 
 list=$(series_list)
@@ -24,25 +28,43 @@ done
 hash=$(series_hash)
 state=$OUT/applied
 head=$(git -C "$LINUX" rev-parse -q --verify refs/heads/patched || true)
-read -r old_hash old_head 2>/dev/null <"$state" || { old_hash=""; old_head=""; }
+old_hash="" old_head=""
+[ -f "$state" ] && { read -r old_hash old_head <"$state" || true; }
+set_state() { write_to "$state" echo "$*"; }
 
-if [ -z "${FORCE:-}" ] && [ -n "$head" ] && [ "$head" != "$old_head" ] && [ -n "$old_head" ]; then
+recover=""
+if [ "$old_hash" = applying ]; then
+	say "an interrupted apply left out/linux half done: applying patches/ again from $BASE_TAG"
+	recover=1
+elif [ -z "${FORCE:-}" ] && [ -n "$head" ] && [ "$head" != "$old_head" ] && [ -n "$old_head" ]; then
 	if [ "$hash" = "$old_hash" ]; then
 		say "out/linux branch 'patched' has commits not in patches/: building them as they are ('make export' saves them)"
 		git -C "$LINUX" checkout -q patched
 		exit 0
 	fi
 	die "patches/ changed and out/linux branch 'patched' has commits of its own; 'make export' them, or FORCE=1 to discard them"
-fi
-if [ -z "${FORCE:-}" ] && [ "$hash" = "$old_hash" ] && [ "$head" = "$old_head" ]; then
+elif [ -z "${FORCE:-}" ] && [ "$hash" = "$old_hash" ] && [ "$head" = "$old_head" ]; then
 	git -C "$LINUX" checkout -q patched
 	say "series already applied ($(echo "$list" | grep -c . || true) patches)"
 	exit 0
 fi
 
-[ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
-	die "out/linux has uncommitted changes; commit them (then 'make export') or discard them"
-[ -d "$LINUX/.git/rebase-apply" ] && git -C "$LINUX" am --abort
+if [ -z "$recover" ]; then
+	[ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
+		die "out/linux has uncommitted changes; commit them (then 'make export') or discard them"
+fi
+set_state applying "$hash"
+if [ -d "$LINUX/.git/rebase-apply" ]; then
+	git -C "$LINUX" am --abort >/dev/null 2>&1 || rm -rf "$LINUX/.git/rebase-apply"
+fi
+if [ -n "$recover" ]; then
+	# what the interrupted run changed: tracked files, and the files the
+	# series adds (nothing else untracked is touched)
+	git -C "$LINUX" reset -q --hard
+	added=$(for p in $list; do sed -n 's|^diff --git a/.* b/||p' "$PATCHES/$p"; done | sort -u)
+	# shellcheck disable=SC2086
+	[ -z "$added" ] || git -C "$LINUX" clean -q -f -- $added
+fi
 git -C "$LINUX" checkout -q -B patched "$BASE_TAG"
 n=0
 for p in $list; do
@@ -52,9 +74,9 @@ for p in $list; do
 		git -C "$LINUX" am --abort >/dev/null 2>&1 || true
 		git -C "$LINUX" checkout -q -B patched "$BASE_TAG"
 		rm -f "$state"
-		where=$(sed -n 's/^error: patch failed: //p' "$OUT/am.log" | head -1)
+		where=$(sed -n 's/^error: patch failed: //p' "$OUT/am.log" | head -1 || true)
 		echo "--- git am said:" >&2
-		grep -v '^hint:' "$OUT/am.log" | head -20 >&2
+		{ grep -v '^hint:' "$OUT/am.log" || true; } | head -20 >&2
 		if [ -n "$where" ]; then
 			file=${where%:*}
 			line=${where##*:}
@@ -62,10 +84,10 @@ for p in $list; do
 			awk -v f="$file" -v l="$line" '
 				/^diff --git / { infile = (index($0, " b/" f) > 0); next }
 				infile && /^@@ / { split($2, a, ","); s = -a[1]; show = (s == l) }
-				infile && show { print }' "$PATCHES/$p" | head -30 >&2
+				infile && show { print }' "$PATCHES/$p" | head -30 >&2 || true
 		fi
 		die "patch $p (number $n in patches/series) does not apply to $BASE_TAG${where:+: hunk at $where}"
 	fi
 done
-echo "$hash $(git -C "$LINUX" rev-parse HEAD)" >"$state"
+set_state "$hash" "$(git -C "$LINUX" rev-parse HEAD)"
 say "series applied: $n patches on $BASE_TAG"

@@ -1,11 +1,16 @@
 #!/bin/bash
 # Write branch 'patched' of out/linux back into patches/ as git format-patch
 # files plus a series file. Re-exporting an unchanged branch changes no file.
-set -eu
+# A file of patches/ is overwritten or deleted only when git has all of it
+# (committed, unmodified): otherwise nothing is written and the file is named.
+# Each file is written under a temporary name and renamed; an interrupted
+# export is finished by the next one.
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need git
 git -C "$LINUX" rev-parse -q --verify refs/heads/patched >/dev/null ||
 	die "out/linux has no branch 'patched': run 'make apply' first"
+lab_lock
 [ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
 	die "out/linux has uncommitted changes: commit them first"
 
@@ -13,21 +18,41 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -C "$LINUX" format-patch -q --no-signature --zero-commit \
 	-o "$tmp" "$BASE_TAG..patched"
-(cd "$tmp" && ls -1 ./*.patch 2>/dev/null | sed 's|^\./||') >"$tmp/series"
+(cd "$tmp" && { ls -1 ./*.patch 2>/dev/null || true; } | sed 's|^\./||') >"$tmp/series"
 
-changed=0
+# What would change: files to delete, files to write.
+del=() put=()
 for f in "$PATCHES"/*.patch; do
 	[ -e "$f" ] || continue
-	[ -e "$tmp/$(basename "$f")" ] || { rm -f "$f"; changed=1; say "removed $(basename "$f")"; }
+	[ -e "$tmp/$(basename "$f")" ] || del+=("$f")
 done
 for f in "$tmp"/*.patch "$tmp/series"; do
 	[ -e "$f" ] || continue
-	if ! cmp -s "$f" "$PATCHES/$(basename "$f")"; then
-		cp "$f" "$PATCHES/"
-		changed=1
-		say "wrote patches/$(basename "$f")"
-	fi
+	cmp -s "$f" "$PATCHES/$(basename "$f")" || put+=("$f")
 done
-[ "$changed" = 1 ] || say "patches/ already matches out/linux ($(grep -c . "$tmp/series" || true) patches)"
+
+# git_has FILE: FILE is absent, or tracked by git with no change git lacks.
+git_has() {
+	[ -e "$1" ] || return 0
+	local st
+	st=$(git -C "$(dirname "$1")" status --porcelain -- "$(basename "$1")" 2>/dev/null) || return 1
+	[ -z "$st" ] && git -C "$(dirname "$1")" ls-files --error-unmatch -- "$(basename "$1")" >/dev/null 2>&1
+}
+unsafe=""
+for f in ${del[@]+"${del[@]}"}; do git_has "$f" || unsafe="$unsafe $(basename "$f")"; done
+for f in ${put[@]+"${put[@]}"}; do git_has "$PATCHES/$(basename "$f")" || unsafe="$unsafe $(basename "$f")"; done
+[ -z "$unsafe" ] ||
+	die "not exporting: patches/ has changes git does not have in:$unsafe (export would overwrite or delete them); commit or move them first, or 'FORCE=1 make apply' to take them into out/linux"
+
+for f in ${put[@]+"${put[@]}"}; do
+	write_to "$PATCHES/$(basename "$f")" cat "$f"
+	say "wrote patches/$(basename "$f")"
+done
+for f in ${del[@]+"${del[@]}"}; do
+	rm -f "$f"
+	say "removed $(basename "$f")"
+done
+[ ${#put[@]} -gt 0 ] || [ ${#del[@]} -gt 0 ] ||
+	say "patches/ already matches out/linux ($(grep -c . "$tmp/series" || true) patches)"
 # The applied state now matches patches/: apply.sh need not redo it.
-echo "$(series_hash) $(git -C "$LINUX" rev-parse patched)" >"$OUT/applied"
+write_to "$OUT/applied" echo "$(series_hash) $(git -C "$LINUX" rev-parse patched)"
