@@ -1,33 +1,46 @@
 #!/bin/bash
-# Build the guest's base initramfs: static busybox, lab/guest/init, and every
-# static program the project put into out/guest/bin (benchmarks), the sched
-# kselftests from out/guest/kselftest, the guest scripts of lab/guest/ and
-# the host's hackbench and stress-ng with their libraries (LAB_HOST_PROGS).
-# Output: out/guest/base.cpio (boot.sh appends each boot's run script).
-set -eu
+# Build a variant's base initramfs: static busybox, lab/guest/init, the
+# guest scripts and splat patterns of lab/guest/, futexbench and bench/aba.sh,
+# the variant's sched kselftests and programs (out/guest/VARIANT, from
+# lab/selftests.sh), and the host's hackbench and stress-ng with their
+# libraries (LAB_HOST_PROGS). Usage: lab/initramfs.sh VARIANT
+# Output: out/guest/VARIANT/base.cpio (boot.sh appends each boot's run script).
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-need cpio
+variant=${1:?usage: lab/initramfs.sh VARIANT}
+variant_src "$variant" >/dev/null
+g=$(variant_guest "$variant")
+need cpio cc
+lab_lock
 bb=/bin/busybox
 { [ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1; } ||
 	die "$bb is not a static busybox: install busybox-static (make deps)"
 
-root=$OUT/guest/root
+# futexbench: rebuilt when its source changed
+fb=$OUT/guest/bin/futexbench
+if [ ! -x "$fb" ] || [ "$LAB_TOP/bench/futexbench.c" -nt "$fb" ]; then
+	say "building futexbench (static)"
+	"$LAB_TOP/bench/build-futexbench.sh" "$fb" static
+fi
+
+root=$g/root
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,lab/bin,usr/bin,usr/sbin}
 cp "$bb" "$root/bin/busybox"
 cp "$LAB_TOP/lab/guest/init" "$root/init"
 chmod 755 "$root/init"
-[ -d "$OUT/guest/bin" ] && cp -a "$OUT/guest/bin/." "$root/lab/bin/"
-[ -d "$OUT/guest/kselftest" ] && cp -a "$OUT/guest/kselftest" "$root/lab/kselftest"
-cp "$LAB_TOP"/lab/guest/*.sh "$root/lab/"
+cp "$fb" "$LAB_TOP/bench/aba.sh" "$root/lab/bin/"
+[ -d "$g/bin" ] && cp -a "$g/bin/." "$root/lab/bin/"
+[ -d "$g/kselftest" ] && cp -a "$g/kselftest" "$root/lab/kselftest"
+cp "$LAB_TOP"/lab/guest/*.sh "$LAB_TOP/lab/guest/splats" "$root/lab/"
 # Host programs the benchmarks use, with the shared libraries they load.
 for prog in ${LAB_HOST_PROGS-hackbench stress-ng}; do
 	path=$(command -v "$prog" 2>/dev/null) || continue
 	cp "$path" "$root/usr/bin/"
-	for lib in $(ldd "$path" 2>/dev/null | grep -o '/[^ ]*'); do
+	for lib in $(ldd "$path" 2>/dev/null | grep -o '/[^ ]*' || true); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
 done
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$OUT/guest/base.cpio"
-say "initramfs: $OUT/guest/base.cpio ($(du -k "$OUT/guest/base.cpio" | cut -f1) KiB, $(ls "$root/lab/bin" | wc -l) lab programs)"
+write_to "$g/base.cpio" cpio_pack "$root"
+say "initramfs of $variant: $g/base.cpio ($(du -k "$g/base.cpio" | cut -f1) KiB, $(find "$root/lab/bin" -type f | wc -l) lab programs)"
