@@ -4,18 +4,26 @@
 #
 # SCRIPT runs as /lab/run.sh in the guest (POSIX sh, busybox); what it prints
 # between the LAB-BEGIN and LAB-RESULT markers is shown live. The console log
-# goes to out/logs/NAME.console. A panic, a missing result or the timeout
-# shows the last 50 console lines and fails.
+# goes to out/logs/NAME.console and lab/judge.sh gives the verdict: any
+# kernel splat (panic, Oops, BUG, WARNING, KASAN, UBSAN, lockdep, RCU stall,
+# hung task, Call Trace) fails the boot, as do a guest that never starts its
+# script, one that stops without a result, and the timeout; each shows the
+# last 50 console lines (marked '| ').
 #
 # Settings (environment):
-#   LAB_ACCEL=tcg|kvm  (tcg; kvm needs a working /dev/kvm)
+#   LAB_ACCEL=tcg|icount|kvm  (tcg; kvm needs a working /dev/kvm)
+#   LAB_ICOUNT_SHIFT=3 guest time per instruction with LAB_ACCEL=icount
 #   LAB_CPUS=4 LAB_SOCKETS=2 LAB_THREADS=1   topology: sockets x cores x threads
 #   LAB_NUMA=0|1       one NUMA node per socket
 #   LAB_MEM=1024       MiB
 #   LAB_TIMEOUT=600    seconds before the guest is killed
+#   LAB_START_TIMEOUT=60  seconds the guest may take to start its script
+#                      (LAB-BEGIN): a guest that prints nothing stops then
 #   LAB_APPEND=...     extra kernel command line
-#   LAB_KERNEL=path    a bzImage other than out/build/VARIANT's
-set -eu
+#   LAB_LOGLEVEL=5     console loglevel (5: warnings and worse)
+#   LAB_KERNEL=path    a bzImage other than VARIANT's (VARIANT's initramfs)
+#   LAB_EXPECT=ERE     splats matching ERE are expected (lab/judge.sh --expect)
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 variant=${1:?usage: lab/boot.sh VARIANT SCRIPT [NAME]}
 script=${2:?usage: lab/boot.sh VARIANT SCRIPT [NAME]}
@@ -23,15 +31,21 @@ name=${3:-$variant}
 need qemu-system-x86_64 cpio timeout
 
 kernel=${LAB_KERNEL:-$(variant_build "$variant")/arch/x86/boot/bzImage}
+base=$(variant_guest "$variant")/base.cpio
 [ -f "$kernel" ] || die "no kernel at $kernel: run lab/build.sh $variant"
 [ -f "$script" ] || die "no script $script"
-[ -f "$OUT/guest/base.cpio" ] || die "no initramfs: run lab/initramfs.sh"
+[ -f "$base" ] || die "no initramfs for $variant: run lab/prepare.sh guest $variant"
 
 accel=${LAB_ACCEL:-tcg}
 cpus=${LAB_CPUS:-4}
 sockets=${LAB_SOCKETS:-2}
 threads=${LAB_THREADS:-1}
 mem=${LAB_MEM:-1024}
+limit=${LAB_TIMEOUT:-600}
+start_limit=${LAB_START_TIMEOUT:-60}
+for n in "$cpus" "$sockets" "$threads" "$mem" "$limit" "$start_limit"; do
+	case $n in ''|*[!0-9]*|0) die "LAB_CPUS, LAB_SOCKETS, LAB_THREADS, LAB_MEM, LAB_TIMEOUT and LAB_START_TIMEOUT take positive numbers" ;; esac
+done
 cores=$((cpus / sockets / threads))
 [ $((cores * sockets * threads)) = "$cpus" ] && [ "$cores" -ge 1 ] ||
 	die "LAB_CPUS=$cpus is not LAB_SOCKETS=$sockets x cores x LAB_THREADS=$threads"
@@ -55,41 +69,65 @@ if [ "${LAB_NUMA:-0}" = 1 ]; then
 	done
 fi
 
+lab_lock
 run=$OUT/run/$name
 rm -rf "$run"
 mkdir -p "$run/root/lab" "$OUT/logs"
 cp "$script" "$run/root/lab/run.sh"
 chmod 755 "$run/root/lab/run.sh"
-(cd "$run/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$run/extra.cpio"
-cat "$OUT/guest/base.cpio" "$run/extra.cpio" >"$run/initrd"
+cpio_pack "$run/root" >"$run/extra.cpio"
+cat "$base" "$run/extra.cpio" >"$run/initrd"
 
 log=$OUT/logs/$name.console
+: >"$log"
 say "booting $variant ($accel, $cpus CPUs = $sockets sockets x $cores cores x $threads threads$([ -n "$numa" ] && echo ", NUMA"), ${mem}M): log $log"
+# A guest that has not started its script within start_limit seconds (no
+# console, a kernel that does not boot) is stopped then, not at the timeout.
+(
+	i=0
+	while [ $i -lt "$start_limit" ]; do
+		sleep 1
+		i=$((i + 1))
+		grep -q '^LAB-BEGIN' "$log" 2>/dev/null && exit 0
+		[ -e "$run/done" ] && exit 0
+	done
+	touch "$run/silent"
+	[ -s "$run/qemu.pid" ] && kill "$(cat "$run/qemu.pid")" 2>/dev/null
+	exit 0
+) &
+watch=$!
+qrc=0
 # shellcheck disable=SC2086
-set +e
-timeout --foreground -k 10 "${LAB_TIMEOUT:-600}" qemu-system-x86_64 $accel_opt \
+timeout --foreground -k 10 "$limit" qemu-system-x86_64 $accel_opt \
 	-m "$mem" -smp "$cpus,sockets=$sockets,cores=$cores,threads=$threads" $numa \
-	-kernel "$kernel" -initrd "$run/initrd" \
+	-kernel "$kernel" -initrd "$run/initrd" -pidfile "$run/qemu.pid" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=${LAB_LOGLEVEL:-5} ${LAB_APPEND:-}" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none </dev/null 2>&1 |
-	sed -u 's/\r$//' | tee "$log" | sed -u -n '/^LAB-BEGIN/,/^LAB-RESULT/p'
-qrc=${PIPESTATUS[0]}
-set -e
+	sed -u 's/\r$//' | tee "$log" | sed -u -n '/^LAB-BEGIN/,/^LAB-RESULT/p' || qrc=${PIPESTATUS[0]}
+touch "$run/done"
+wait "$watch" || true
 
-rc=$(sed -n 's/^LAB-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -1)
-why=""
-if grep -q -E 'Kernel panic|BUG: |Oops' "$log"; then
-	why="the guest kernel panicked"
-elif [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-	why="the guest did not finish within ${LAB_TIMEOUT:-600}s"
-elif [ -z "$rc" ]; then
-	why="the guest stopped without a result (qemu exit $qrc)"
-fi
-if [ -n "$why" ]; then
+tail50() {
 	echo "----- last 50 console lines ($log) -----" >&2
-	tail -n 50 "$log" >&2
+	tail -n 50 "$log" | sed 's/^/| /' >&2
 	echo "-----" >&2
-	die "$name: $why"
+}
+if [ -e "$run/silent" ]; then
+	tail50
+	die "$name: the guest printed nothing of its own within ${start_limit}s (no LAB-BEGIN; LAB_START_TIMEOUT)"
 fi
-[ "$rc" = 0 ] || say "$name: the guest's tests failed (exit $rc)"
-exit "$rc"
+jrc=0
+verdict=$("$LAB_TOP/lab/judge.sh" "$log" ${LAB_EXPECT:+--expect "$LAB_EXPECT"}) || jrc=$?
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	tail50
+	printf '%s\n' "$verdict" >&2
+	die "$name: the guest did not finish within ${limit}s"
+fi
+case $jrc in
+0) printf '%s\n' "$verdict" | sed 's/^/[lab] /' >&2; exit 0 ;;
+1) printf '%s\n' "$verdict" | sed 's/^/[lab] /' >&2
+   exit "$(sed -n 's/^LAB-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -1)" ;;
+*) tail50
+   printf '%s\n' "$verdict" | sed 's/^/[lab] /' >&2
+   die "$name: failed (lab/judge.sh $log${LAB_EXPECT:+ --expect '$LAB_EXPECT'}; qemu exit $qrc)" ;;
+esac

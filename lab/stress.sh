@@ -3,31 +3,38 @@
 # atomic-sleep and preempt checks) while CPUs go offline and online, cpuset
 # partitions rebuild the domains, features and sched/verbose toggle and a
 # reader walks the newidle files; then the same run on the baseline kernel,
-# so that a splat can be attributed.
+# so that a splat can be attributed. Every boot is judged by lab/judge.sh
+# (any splat on the console fails it) and the guest scans its dmesg.
 # Settings: STRESS_HOTPLUG=200 STRESS_REBUILDS=100 STRESS_TOGGLES=1000
+#           STRESS_TOGGLE_FEATURES="NI_RANDOM NI_RATE"  the features toggled
 #           STRESS_VARIANTS="debug baseline-debug"  (make check: "patched", short)
-#           STRESS_INJECT=1 plants a backtrace before the dmesg scan (must fail)
-set -eu
+#           STRESS_INJECT=1 plants a backtrace (sysrq-l) before the dmesg scan:
+#           the guest's scan must fail; the console judge expects it
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 variants=${STRESS_VARIANTS:-debug baseline-debug}
-"$LAB_TOP/lab/fetch.sh"
-"$LAB_TOP/lab/apply.sh"
-mkdir -p "$OUT/guest/bin"
-gcc -O2 -static -pthread -o "$OUT/guest/bin/futexbench" "$LAB_TOP/bench/futexbench.c"
-"$LAB_TOP/lab/initramfs.sh"
+inject=${STRESS_INJECT:-0}
+lab_lock
+"$LAB_TOP/lab/prepare.sh" apply
 run=$OUT/run/stress.sh
 mkdir -p "$OUT/run"
 cat >"$run" <<SH
 #!/bin/sh
 export HOTPLUG=${STRESS_HOTPLUG:-200} REBUILDS=${STRESS_REBUILDS:-100} TOGGLES=${STRESS_TOGGLES:-1000}
-export STRESS_INJECT=${STRESS_INJECT:-0}
+export TOGGLE_FEATURES="${STRESS_TOGGLE_FEATURES:-NI_RANDOM NI_RATE}"
+export STRESS_INJECT=$inject
 exec /lab/stress.sh
 SH
+expect=""
+[ "$inject" = 1 ] && expect='NMI backtrace for cpu'
 rc=0
 for v in $variants; do
-	"$LAB_TOP/lab/build.sh" "$v"
+	"$LAB_TOP/lab/prepare.sh" guest "$v"
 	t0=$(date +%s)
-	if LAB_TIMEOUT=${LAB_TIMEOUT:-3000} "$LAB_TOP/lab/boot.sh" "$v" "$run" "stress-$v"; then
+	# the debug kernels boot slowly under TCG
+	case $v in *debug) start=${LAB_START_TIMEOUT:-300} ;; *) start=${LAB_START_TIMEOUT:-60} ;; esac
+	if LAB_TIMEOUT=${LAB_TIMEOUT:-3000} LAB_START_TIMEOUT=$start LAB_EXPECT=$expect \
+		"$LAB_TOP/lab/boot.sh" "$v" "$run" "stress-$v"; then
 		say "stress on $v: passed in $(( $(date +%s) - t0 ))s"
 	else
 		say "stress on $v: FAILED after $(( $(date +%s) - t0 ))s (console: $OUT/logs/stress-$v.console)"

@@ -4,6 +4,9 @@
 # and sched/verbose are toggled and a reader walks every per-domain newidle
 # file; then bad input; then the verdict. Targets from the environment:
 HOTPLUG=${HOTPLUG:-200} REBUILDS=${REBUILDS:-100} TOGGLES=${TOGGLES:-1000}
+# TOGGLE_FEATURES="NI_RANDOM NI_RATE": the features toggled; every write is
+# read back and only those that took effect count.
+TOGGLE_FEATURES=${TOGGLE_FEATURES:-NI_RANDOM NI_RATE}
 # (STRESS_INJECT=1 triggers a backtrace with sysrq-l before the dmesg scan)
 # Prints TAP; exits non-zero on a failure.
 D=/sys/kernel/debug/sched
@@ -11,18 +14,14 @@ F=$D/features
 CG=/sys/fs/cgroup
 T=/tmp/stress
 mkdir -p $T
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
+. /lab/tap.sh
 feat() { tr ' ' '\n' <$F | grep -E "^(NO_)?$1\$"; }
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 echo Y >$D/verbose
-dmesg -n 1
 # the baseline kernel (for attributing splats) has no newidle files
 gate=1
 [ -e $D/domains/cpu0/domain0/newidle_gate ] || gate=0
-skip() { n=$((n + 1)); echo "ok $n $* # SKIP no newidle gate in this kernel"; }
+skip() { t_skip "$*" "no newidle gate in this kernel"; }
 echo "# $ncpu CPUs; targets: $HOTPLUG hotplug cycles, $REBUILDS domain rebuilds, $TOGGLES toggles"
 feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 
@@ -67,16 +66,24 @@ feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 	echo $c >$T/rebuild.count
 ) &
 
-# --- toggles: features and sched/verbose
+# --- toggles: features and sched/verbose, each write read back; rounds of
+# every feature off and on and verbose off and on, until TOGGLES writes
 (
-	c=0
-	while [ $c -lt "$TOGGLES" ]; do
-		echo NO_NI_RANDOM >$F; echo NI_RANDOM >$F
-		echo NO_NI_RATE >$F; echo NI_RATE >$F
-		echo N >$D/verbose; echo Y >$D/verbose
-		c=$((c + 6))
+	tried=0 fc=0 vc=0
+	while [ $tried -lt "$TOGGLES" ]; do
+		for f in $TOGGLE_FEATURES; do
+			for want in NO_$f $f; do
+				tried=$((tried + 1))
+				echo $want >$F 2>/dev/null && [ "$(feat $f)" = $want ] && fc=$((fc + 1))
+			done
+		done
+		for want in N Y; do
+			tried=$((tried + 1))
+			echo $want >$D/verbose 2>/dev/null && [ "$(cat $D/verbose)" = $want ] && vc=$((vc + 1))
+		done
 	done
-	echo $c >$T/toggle.count
+	echo "$tried $fc $vc" >$T/toggle.count.new
+	mv $T/toggle.count.new $T/toggle.count
 ) &
 
 # --- reader: every per-domain newidle file, while all of the above go on
@@ -97,28 +104,35 @@ done
 touch $T/stop
 wait
 
-hp=$(cat $T/hotplug.count) rb=$(cat $T/rebuild.count) tg=$(cat $T/toggle.count) rd=$(cat $T/read.count)
-echo "# achieved: $hp hotplug cycles, $rb domain rebuilds, $tg toggles, $rd newidle file reads"
-[ "$hp" -ge "$HOTPLUG" ] && ok "hotplug cycles: $hp" || notok "hotplug cycles: $hp < $HOTPLUG"
-[ "$rb" -ge "$REBUILDS" ] && ok "domain rebuilds: $rb" || notok "domain rebuilds: $rb < $REBUILDS"
-[ "$tg" -ge "$TOGGLES" ] && ok "feature and verbose toggles: $tg" || notok "toggles: $tg < $TOGGLES"
+hp=$(cat $T/hotplug.count) rb=$(cat $T/rebuild.count) rd=$(cat $T/read.count)
+read -r tg fc vc <$T/toggle.count
+echo "# achieved: $hp hotplug cycles, $rb domain rebuilds, $((fc + vc)) of $tg toggles read back, $rd newidle file reads"
+[ "$hp" -ge "$HOTPLUG" ] && t_ok "hotplug cycles: $hp" || t_notok "hotplug cycles: $hp < $HOTPLUG"
+[ "$rb" -ge "$REBUILDS" ] && t_ok "domain rebuilds: $rb" || t_notok "domain rebuilds: $rb < $REBUILDS"
+nf=$(echo $TOGGLE_FEATURES | wc -w)
+fw=$((tg * nf * 2 / (nf * 2 + 2)))
+[ "$fc" = "$fw" ] && [ "$fc" -gt 0 ] && t_ok "feature toggles ($TOGGLE_FEATURES): $fc of $fw writes read back" ||
+	t_notok "feature toggles ($TOGGLE_FEATURES): $fc of $fw writes read back"
+[ "$vc" = "$((tg - fw))" ] && [ "$vc" -gt 0 ] && t_ok "sched/verbose toggles: $vc of $((tg - fw)) writes read back" ||
+	t_notok "sched/verbose toggles: $vc of $((tg - fw)) writes read back"
+[ "$tg" -ge "$TOGGLES" ] && t_ok "toggles: $tg writes" || t_notok "toggles: $tg < $TOGGLES"
 if [ $gate = 0 ]; then skip "newidle files read during the churn"
-elif [ "$rd" -gt 0 ]; then ok "newidle files read during the churn: $rd"
-else notok "no newidle file was read"; fi
-if [ -s $T/load ]; then notok "workloads failed: $(sort $T/load | uniq -c | tr '\n' ' ')"
-else ok "workloads finished with results ($(grep -c completions_per_s $T/futex.log) futexbench runs)"; fi
-grep -q 'completions_per_s=0\.0 ' $T/futex.log && notok "a futexbench run completed nothing" ||
-	ok "every futexbench run completed work"
+elif [ "$rd" -gt 0 ]; then t_ok "newidle files read during the churn: $rd"
+else t_notok "no newidle file was read"; fi
+if [ -s $T/load ]; then t_notok "workloads failed: $(sort $T/load | uniq -c | tr '\n' ' ')"
+else t_ok "workloads finished with results ($(grep -c completions_per_s $T/futex.log) futexbench runs)"; fi
+grep -q 'completions_per_s=0\.0 ' $T/futex.log && t_notok "a futexbench run completed nothing" ||
+	t_ok "every futexbench run completed work"
 
 # --- bad input: each write fails and changes nothing
 echo Y >$D/verbose
 feat_mid="$(feat NI_RANDOM) $(feat NI_RATE)"
 long=$(head -c 5000 /dev/zero | tr '\0' 'A')
 for junk in FOO NO_ "NI_RANDOM_X" "$long" "NI_RANDOM NI_RATE" "-1"; do
-	if echo "$junk" >$F 2>/dev/null; then notok "sched/features accepted '$(echo "$junk" | cut -c1-20)'"; fi
+	if echo "$junk" >$F 2>/dev/null; then t_notok "sched/features accepted '$(echo "$junk" | cut -c1-20)'"; fi
 done
-[ "$(feat NI_RANDOM) $(feat NI_RATE)" = "$feat_mid" ] && ok "garbage to sched/features rejected, features unchanged" ||
-	notok "features changed by garbage: $feat_mid -> $(feat NI_RANDOM) $(feat NI_RATE)"
+[ "$(feat NI_RANDOM) $(feat NI_RATE)" = "$feat_mid" ] && t_ok "garbage to sched/features rejected, features unchanged" ||
+	t_notok "features changed by garbage: $feat_mid -> $(feat NI_RANDOM) $(feat NI_RATE)"
 bad=0
 # (the values move on their own; a value no domain can hold shows a write)
 [ $gate = 1 ] && for f in $D/domains/cpu1/domain0/newidle_*; do
@@ -126,13 +140,13 @@ bad=0
 	[ "$(cat "$f")" != 777777 ] || bad=$((bad + 1))
 done
 if [ $gate = 0 ]; then skip "writes to read-only newidle files"
-elif [ $bad = 0 ]; then ok "writes to read-only newidle files fail and change nothing"
-else notok "$bad writes to read-only newidle files took effect"; fi
+elif [ $bad = 0 ]; then t_ok "writes to read-only newidle files fail and change nothing"
+else t_notok "$bad writes to read-only newidle files took effect"; fi
 
 # --- end state
 off=$(grep -L 1 /sys/devices/system/cpu/cpu*/online 2>/dev/null | wc -l)
-[ "$off" = 0 ] && [ "$(grep -c ^processor /proc/cpuinfo)" = "$ncpu" ] && ok "all $ncpu CPUs online at the end" ||
-	notok "$off CPUs offline at the end"
+[ "$off" = 0 ] && [ "$(grep -c ^processor /proc/cpuinfo)" = "$ncpu" ] && t_ok "all $ncpu CPUs online at the end" ||
+	t_notok "$off CPUs offline at the end"
 out=0
 # the gate: left=0..2047 offset=0..1023 band=0..2047
 [ $gate = 1 ] && for f in $D/domains/cpu*/domain*/newidle_gate; do
@@ -145,19 +159,19 @@ done
 	[ "$(cat "$f")" -le 1024 ] || { out=$((out + 1)); echo "# out of range: $f = $(cat "$f")"; }
 done
 if [ $gate = 0 ]; then skip "every gate and ratio in range"
-elif [ $out = 0 ]; then ok "every gate and ratio in range"
-else notok "$out values out of range"; fi
+elif [ $out = 0 ]; then t_ok "every gate and ratio in range"
+else t_notok "$out values out of range"; fi
 echo "$feat_before" | tr ' ' '\n' >$T/want
 echo NI_RANDOM >$F; echo NI_RATE >$F
 
 # --- splats (STRESS_INJECT=1 plants one first: the negative control)
 [ "${STRESS_INJECT:-0}" = 1 ] && echo l >/proc/sysrq-trigger
 dmesg >$T/dmesg
-splats=$(grep -c -E 'WARNING:|BUG:|KASAN|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|rcu_sched detected stall|rcu: INFO: .* detected stalls|scheduling while atomic|Call Trace' $T/dmesg)
-if [ "$splats" = 0 ]; then ok "0 splats in dmesg"; else
-	notok "$splats splat lines in dmesg"
-	grep -E -A12 'WARNING:|BUG:|KASAN|UBSAN|possible circular|inconsistent lock|suspicious RCU|detected stall|scheduling while atomic' $T/dmesg | head -80 | sed 's/^/# /'
+# the host's splat list (lab/guest/splats), comments and blank lines dropped
+grep -v -e '^#' -e '^$' /lab/splats >$T/splats
+splats=$(grep -c -E -f $T/splats $T/dmesg)
+if [ "$splats" = 0 ]; then t_ok "0 splats in dmesg"; else
+	t_notok "$splats splat lines in dmesg"
+	grep -E -A12 -f $T/splats $T/dmesg | head -80 | sed 's/^/# /'
 fi
-echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+t_done

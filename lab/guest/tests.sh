@@ -2,10 +2,7 @@
 # The guest's test run: the NI_RANDOM toggle, the KUnit suites that ran at
 # boot, and the sched kselftests. Prints TAP; exits non-zero on a failure.
 F=/sys/kernel/debug/sched/features
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
+. /lab/tap.sh
 
 feat() { tr ' ' '\n' <$F | grep -E "^(NO_)?$1\$"; }
 
@@ -21,9 +18,9 @@ for want in NO_NI_RANDOM NI_RANDOM; do
 done
 echo "# NI_RANDOM toggle: $before ->$steps"
 if [ "$before" = NI_RANDOM ] && [ "$steps" = " NO_NI_RANDOM NI_RANDOM" ]; then
-	ok "NI_RANDOM -> NO_NI_RANDOM -> NI_RANDOM takes effect"
+	t_ok "NI_RANDOM -> NO_NI_RANDOM -> NI_RANDOM takes effect"
 else
-	notok "NI_RANDOM toggle did not take effect"
+	t_notok "NI_RANDOM toggle did not take effect"
 fi
 
 # KUnit: the suites ran at boot; their KTAP is in debugfs
@@ -34,13 +31,13 @@ if [ -d $K ]; then
 		res=$K/$s/results
 		sed 's/^/# /' "$res"
 		if grep -q "^not ok [0-9]* $s\$" "$res" || ! grep -q "^ok [0-9]* $s" "$res"; then
-			notok "kunit $s"
+			t_notok "kunit $s"
 		else
-			ok "kunit $s"
+			t_ok "kunit $s"
 		fi
 	done
 else
-	ok "kunit # SKIP no KUnit in this kernel"
+	t_skip kunit "no KUnit in this kernel"
 fi
 
 # kselftests of the sched target, installed by lab/selftests.sh. The test
@@ -92,27 +89,27 @@ if [ -x /lab/kselftest/run_kselftest.sh ]; then
 		set_knobs $setting
 		from=$(knobs)
 		if clean_after kselftest newidle_gate_te kselftest; then
-			ok "kselftest sched leaves the knobs and no process (from $from)"
+			t_ok "kselftest sched leaves the knobs and no process (from $from)"
 		else
-			notok "kselftest sched is not clean (from $from)"
+			t_notok "kselftest sched is not clean (from $from)"
 		fi
 		if [ $krc = 0 ] && ! grep -q '^not ok' /tmp/kselftest.log; then
-			ok "kselftest sched (from $from)"
+			t_ok "kselftest sched (from $from)"
 		else
-			notok "kselftest sched (exit $krc, from $from)"
+			t_notok "kselftest sched (exit $krc, from $from)"
 		fi
 	done
 	set_knobs N NI_RANDOM NI_RATE 0
 	if clean_after "planted leak" leaky_planted leaky; then
-		notok "negative control: a planted leak went unnoticed"
+		t_notok "negative control: a planted leak went unnoticed"
 	else
-		ok "negative control: a planted leak is caught"
+		t_ok "negative control: a planted leak is caught"
 	fi
 	pkill leaky_planted 2>/dev/null
 	# shellcheck disable=SC2046
 	set_knobs $(echo "$orig" | sed 's/verbose=//; s/schedstats=//')
 else
-	ok "kselftest sched # SKIP not installed in this initramfs"
+	t_skip "kselftest sched" "not installed in this initramfs"
 fi
 
 # Negative controls: the selftest built with the v7.3 dice, and with the
@@ -125,15 +122,13 @@ negative() {
 	sed "s/^/# $(basename $bin): /" /tmp/neg.log | grep -E ': (not )?ok|Expected|model'
 	for t in "$@"; do
 		if grep -q "^not ok [0-9]* $t\$" /tmp/neg.log; then
-			ok "negative control: $t fails with $(basename $bin)"
+			t_ok "negative control: $t fails with $(basename $bin)"
 		else
-			notok "negative control: $t did not fail with $(basename $bin)"
+			t_notok "negative control: $t did not fail with $(basename $bin)"
 		fi
 	done
 }
 negative dice global.model_exact global.model_lockstep live.attempts_match_gate
 negative plain global.model_residues live.attempts_match_gate
 
-echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+t_done
