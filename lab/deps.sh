@@ -1,39 +1,68 @@
 #!/bin/bash
-# Install the Debian packages the lab needs, only those that are missing.
-# Usage: lab/deps.sh [extra-package...]
-set -eu
+# Install the Debian packages the lab needs (lab/packages), only those that
+# are missing. Required ones: as root they are installed, apt's error shown
+# when that fails; otherwise the run stops naming them. Optional ones: tried
+# as root; when missing the parts that use them SKIP, naming the package.
+# Usage: lab/deps.sh [extra-required-package...]
+# Settings: LAB_PACKAGES=file   the package list (lab/packages)
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+list=${LAB_PACKAGES:-$LAB_TOP/lab/packages}
+[ -f "$list" ] || die "no package list $list"
 
-# package:file-it-provides
-WANT="git:/usr/bin/git make:/usr/bin/make gcc:/usr/bin/gcc bc:/usr/bin/bc
-flex:/usr/bin/flex bison:/usr/bin/bison libelf-dev:/usr/include/libelf.h
-libssl-dev:/usr/include/openssl/ssl.h cpio:/usr/bin/cpio xz-utils:/usr/bin/xz
-ccache:/usr/bin/ccache qemu-system-x86:/usr/bin/qemu-system-x86_64
-busybox-static perl:/usr/bin/perl python3:/usr/bin/python3
-ca-certificates:/etc/ssl/certs apt:/usr/bin/apt-get
-debian-archive-keyring:/usr/share/keyrings/debian-archive-keyring.gpg
-rsync:/usr/bin/rsync rt-tests:/usr/bin/hackbench stress-ng:/usr/bin/stress-ng valgrind:/usr/bin/valgrind python3-sphinx:/usr/bin/sphinx-build python3-docutils:/usr/share/doc/python3-docutils codespell:/usr/bin/codespell sparse:/usr/bin/sparse gnuplot-nox:/usr/bin/gnuplot bc:/usr/bin/bc"
-
-missing=""
-for pair in $WANT "$@"; do
-	pkg=${pair%%:*}
-	file=${pair#*:}
-	[ "$file" = "$pair" ] && file=""
-	if [ -n "$file" ]; then
-		[ -e "$file" ] && continue
+installed() {
+	if [ "$2" != - ]; then
+		[ -e "$2" ]
 	else
-		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' && continue
+		[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
 	fi
-	missing="$missing $pkg"
+}
+req="" opt="" optwhat=""
+while read -r pkg file tier what; do
+	case $pkg in ''|'#'*) continue ;; esac
+	installed "$pkg" "$file" && continue
+	case $tier in
+	required) req="$req $pkg" ;;
+	optional) opt="$opt $pkg"; optwhat="$optwhat; $pkg ($what)" ;;
+	*) die "$list: '$tier' for $pkg is neither required nor optional" ;;
+	esac
+done <"$list"
+for pkg in "$@"; do
+	installed "$pkg" - || req="$req $pkg"
 done
+[ -z "$req$opt" ] && exit 0
 
-[ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
-	die "missing Debian packages:$missing; install them as root (sudo apt-get install$missing)"
+	[ -z "$req" ] || die "missing Debian packages:$req; install them as root (sudo apt-get install$req)"
+	say "optional packages missing, the parts that use them skip:${optwhat#;}"
+	exit 0
 fi
-say "installing:$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null || die "apt-get update failed"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# apt: run apt-get ARGS, its output in $log; on failure show what apt said
+apt() {
+	DEBIAN_FRONTEND=noninteractive apt-get -q "$@" >"$log" 2>&1 && return 0
+	{ grep -E '^(E|W|Err):' "$log" || tail -n 5 "$log"; } | sed 's/^/[lab]   apt: /' >&2
+	return 1
+}
+say "installing:$req$opt"
+if ! apt update; then
+	[ -z "$req" ] || die "apt-get update failed (above); the required packages$req cannot be installed"
+	say "apt-get update failed (above): optional packages not installed:$opt"
+	exit 0
+fi
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing >/dev/null ||
-	die "apt-get install$missing failed"
+[ -z "$req" ] || apt install -y --no-install-recommends $req ||
+	die "apt-get install$req failed (apt's error above)"
+# optional: all at once, else one by one (one missing from the mirror
+# fails the whole batch)
+# shellcheck disable=SC2086
+if [ -n "$opt" ] && ! apt install -y --no-install-recommends $opt; then
+	left=""
+	for pkg in $opt; do
+		apt install -y --no-install-recommends "$pkg" 2>/dev/null || left="$left $pkg"
+	done
+	[ -z "$left" ] || say "optional packages not installed (apt's error above); the parts that use them skip:$left"
+fi
+exit 0
