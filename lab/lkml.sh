@@ -1,7 +1,7 @@
 #!/bin/bash
 # 'make lkml': what the sched maintainers and the build robot would run on
 # the series before it goes out. Each check prints its findings; the summary
-# ends the run, which fails if any check failed.
+# (TAP) ends the run, which fails if any check failed.
 #   checkpatch  --strict on every patch; findings not in lab/checkpatch-exceptions.txt fail
 #   am          the exported series applies with git am to a pristine base
 #   spelling    codespell on the changelogs and the added lines
@@ -10,18 +10,25 @@
 #   bisect      the guest config and a minimal one (no SCHEDSTATS, no NUMA,
 #               no SCHED_MC) build after every patch
 #   warnings    W=1 and sparse (C=2) on kernel/sched/: base vs patched; new ones fail
-# LKML_CHECKS="checkpatch am spelling docs" runs a subset (make check does);
-# LKML_BISECT_CONFIGS="min" and LKML_BISECT_FROM=N narrow the bisection.
-set -eu
+# A check whose tool is missing SKIPs, naming the Debian package.
+# Settings: LKML_CHECKS="checkpatch am spelling docs" runs a subset (make check does);
+#   LKML_BISECT_CONFIGS="min" and LKML_BISECT_FROM=N narrow the bisection;
+#   LKML_RANGE=A..B the commits the bisection builds (BASE_TAG..patched).
+# Each check runs as a process of its own (lab/lkml.sh --one CHECK), where a
+# failing command fails the check (set -e holds).
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 checks=${LKML_CHECKS:-checkpatch am spelling docs bisect warnings}
 need git perl
-"$LAB_TOP/lab/fetch.sh"
-"$LAB_TOP/lab/apply.sh"
 L=$OUT/lkml
-mkdir -p "$L"
-declare -A result
 list=$(series_list)
+
+# skip REASON: end this check as skipped
+skip() {
+	echo "$*" >"$L/skip-$one"
+	echo "  SKIP: $*"
+	exit 77
+}
 
 check_checkpatch() {
 	local p bad=0
@@ -34,14 +41,11 @@ check_checkpatch() {
 }
 
 check_am() {
-	local w=$L/am-tree
-	rm -rf "$w"
-	git -C "$LINUX" worktree prune
-	git -C "$LINUX" worktree add -q --detach "$w" "$BASE_TAG"
-	local ok=0 p
+	local w ok=0 p
+	w=$(worktree_at am "$BASE_TAG")
 	for p in $list; do
 		if ! git -C "$w" am -q "$PATCHES/$p" >"$L/am.log" 2>&1; then
-			echo "  $p does not apply:"; sed 's/^/    /' "$L/am.log" | head -10
+			echo "  $p does not apply:"; sed 's/^/    /' "$L/am.log" | head -10 || true
 			git -C "$w" am --abort >/dev/null 2>&1 || true
 			ok=1
 			break
@@ -55,13 +59,12 @@ check_am() {
 			ok=1
 		fi
 	fi
-	git -C "$LINUX" worktree remove --force "$w"
 	return $ok
 }
 
 check_spelling() {
-	need codespell
-	local p out bad=0
+	local p out bad=0 why
+	why=$(have codespell codespell) || skip "$why"
 	for p in $list; do
 		# changelog, and the lines the patch adds
 		out=$(sed -n '/^Subject:/,/^---$/p; /^+[^+]/p' "$PATCHES/$p" |
@@ -82,7 +85,7 @@ sphinx_warnings() {
 	mkdir -p "$b"
 	make -s -C "$src" O="$b" SPHINXDIRS=scheduler htmldocs >"$b/docs.log" 2>&1 ||
 		{ tail -5 "$b/docs.log" >&2; return 1; }
-	grep -E 'WARNING|ERROR' "$b/docs.log" | sed -E "s|$src/||g; s|:[0-9]+: |: |" | sort -u
+	{ grep -E 'WARNING|ERROR' "$b/docs.log" || true; } | sed -E "s|$src/||g; s|:[0-9]+: |: |" | sort -u
 }
 
 check_docs() {
@@ -103,7 +106,8 @@ check_docs() {
 		echo "  no new warnings"
 		return 0
 	fi
-	python3 -c 'import docutils' 2>/dev/null || die "python3-docutils is missing (make deps)"
+	python3 -c 'import docutils' 2>/dev/null ||
+		skip "neither sphinx-build nor docutils is here (Debian packages python3-sphinx, python3-docutils)"
 	for f in $files; do
 		# no Sphinx here: plain docutils, report level warning
 		if python3 - "$LINUX/$f" >"$L/docs.log" 2>&1 <<'PY'
@@ -122,33 +126,46 @@ PY
 }
 
 check_bisect() {
-	local w=$OUT/src/bisect c n=0 bad=0 cfg
-	[ -e "$w/.git" ] || git -C "$LINUX" worktree add -q --detach "$w" "$BASE_TAG"
-	for c in $(git -C "$LINUX" rev-list --reverse "$BASE_TAG..patched"); do
+	local w c n=0 bad=0 cfg range=${LKML_RANGE:-$BASE_TAG..patched}
+	w=$(worktree_at bisect)
+	for c in $(git -C "$LINUX" rev-list --reverse "$range"); do
 		n=$((n + 1))
 		[ "$n" -lt "${LKML_BISECT_FROM:-1}" ] && continue
-		git -C "$w" checkout -q --detach "$c"
+		if ! git -C "$w" checkout -q --force --detach "$c" 2>"$L/bisect-$n-checkout.log"; then
+			echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): CANNOT CHECK OUT:"
+			sed 's/^/    /' "$L/bisect-$n-checkout.log"
+			return 1
+		fi
+		[ "$(git -C "$w" rev-parse HEAD)" = "$c" ] || { echo "  $n: the bisection tree is not at $c"; return 1; }
 		for cfg in ${LKML_BISECT_CONFIGS:-guest min}; do
-			if "$LAB_TOP/lab/build.sh" "bisect-$cfg" >"$L/bisect-$n-$cfg.log" 2>&1; then
+			if "$LAB_TOP/lab/prepare.sh" build "bisect-$cfg" >"$L/bisect-$n-$cfg.log" 2>&1; then
 				echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): $cfg config builds"
 			else
 				echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): $cfg config FAILS ($L/bisect-$n-$cfg.log)"
+				{ grep -E 'error:|Error [0-9]' "$L/bisect-$n-$cfg.log" || true; } | head -5 | sed 's/^/    /'
 				bad=1
 			fi
 		done
 	done
+	[ "$n" -gt 0 ] || { echo "  no commit in $range"; return 1; }
 	return $bad
 }
 
-# sched_warnings SRC BUILD VARIANT: the W=1 (and, where the kernel accepts
-# this sparse, C=2) warnings of kernel/sched/, without line numbers
+# sched_warnings VARIANT: the W=1 (and, where the kernel accepts this
+# sparse, C=2) warnings of kernel/sched/ in VARIANT's build, without paths
+# and line numbers
 sched_warnings() {
-	local src=$1 b=$2 c=""
-	"$LAB_TOP/lab/build.sh" "$3" >/dev/null
+	local src b c=""
+	src=$(variant_src "$1")
+	b=$(variant_build "$1")
+	"$LAB_TOP/lab/prepare.sh" build "$1" >"$L/build-$1.log" 2>&1 ||
+		{ tail -5 "$L/build-$1.log" >&2; echo "  the $1 kernel does not build ($L/build-$1.log)" >&2; return 1; }
 	[ "$sparse" = yes ] && c="C=2"
 	touch "$src"/kernel/sched/*.c
-	make -s -C "$src" O="$b" CC=gcc W=1 $c kernel/sched/ 2>&1 |
-		grep -E 'warning:|error:' | sed -E "s|$src/||g; s|^([^:]+):[0-9]+:[0-9]+:|\1:|" | sort -u
+	make -s -C "$src" O="$b" CC=gcc W=1 $c kernel/sched/ >"$L/w1-$1.log" 2>&1 ||
+		{ tail -5 "$L/w1-$1.log" >&2; echo "  the W=1 build of kernel/sched/ ($1) failed" >&2; return 1; }
+	{ grep -E 'warning:|error:' "$L/w1-$1.log" || true; } |
+		sed -E "s|$src/||g; s|^(\.\./)+||; s|^([^:]+):[0-9]+:[0-9]+:|\1:|" | sort -u
 }
 
 check_warnings() {
@@ -160,8 +177,8 @@ check_warnings() {
 		echo "  sparse: NOT RUN: $(sparse --version 2>/dev/null || echo 'not installed') fails the kernel's" \
 			"scripts/checker-valid.sh (no __typeof_unqual__); W=1 only"
 	fi
-	sched_warnings "$OUT/src/baseline" "$OUT/build/baseline" baseline >"$L/warnings-base.txt"
-	sched_warnings "$LINUX" "$OUT/build/patched" patched >"$L/warnings-patched.txt"
+	sched_warnings baseline >"$L/warnings-base.txt"
+	sched_warnings patched >"$L/warnings-patched.txt"
 	local new
 	new=$(comm -13 "$L/warnings-base.txt" "$L/warnings-patched.txt")
 	echo "  base: $(wc -l <"$L/warnings-base.txt") warnings, patched: $(wc -l <"$L/warnings-patched.txt")" \
@@ -173,16 +190,42 @@ check_warnings() {
 	echo "  no new warnings"
 }
 
+# one check, in this process of its own: 'set -e' holds in the check
+if [ "${1:-}" = --one ]; then
+	one=${2:?usage: lab/lkml.sh --one CHECK}
+	mkdir -p "$L"
+	rm -f "$L/skip-$one"
+	"check_$one"
+	exit 0
+fi
+
+for c in $checks; do
+	declare -F "check_$c" >/dev/null || die "unknown check '$c' (checkpatch am spelling docs bisect warnings)"
+done
+lab_lock
+"$LAB_TOP/lab/prepare.sh" apply
+mkdir -p "$L"
+declare -A result
 fail=0
 for c in $checks; do
 	say "lkml: $c"
-	if "check_$c"; then result[$c]=pass; else result[$c]=FAIL; fail=1; fi
+	rc=0
+	"$0" --one "$c" || rc=$?
+	case $rc in
+	0) result[$c]=pass ;;
+	77) result[$c]=skip ;;
+	*) result[$c]=FAIL; fail=1 ;;
+	esac
 done
 echo
-echo "lkml summary ($(echo "$list" | grep -c .) patches on $BASE_TAG):"
-n=0
+echo "# lkml summary ($(echo "$list" | grep -c .) patches on $BASE_TAG):"
+. "$LAB_TOP/lab/guest/tap.sh"
 for c in $checks; do
-	n=$((n + 1))
-	if [ "${result[$c]}" = pass ]; then echo "ok $n - lkml $c"; else echo "not ok $n - lkml $c"; fi
+	case ${result[$c]} in
+	pass) t_ok "lkml $c" ;;
+	skip) t_skip "lkml $c" "$(cat "$L/skip-$c")" ;;
+	*) t_notok "lkml $c" ;;
+	esac
 done
+t_done || true
 exit $fail
