@@ -13,8 +13,11 @@
 #   hackbench: hackbench -g THREADS -l 100*SECONDS (groups; rt-tests)
 #   stress: stress-ng --futex THREADS -t SECONDS --metrics-brief
 # CSV columns: workload,condition,run,metric,value
+# ABA_FEATURES=file: the sched features file (/sys/kernel/debug/sched/features).
+# A run whose workload fails or reports no figures stops the whole A/B/A
+# with its output: no measurement is lost silently.
 set -eu
-FEAT=/sys/kernel/debug/sched/features
+FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout only=""
 while getopts w:k:s:t:W:f:o:c: opt; do
 	case $opt in
@@ -24,13 +27,23 @@ while getopts w:k:s:t:W:f:o:c: opt; do
 	esac
 done
 die() { echo "aba: $*" >&2; exit 1; }
-[ "$(id -u)" = 0 ] || die "must run as root (it writes $FEAT)"
-[ -w $FEAT ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
-[ -w $FEAT ] || die "no $FEAT: mount debugfs"
+# the arguments first: bad ones are refused before anything is touched
+case $w in
+futex|hackbench|stress) ;;
+*) die "unknown workload '$w' (futex, hackbench, stress)" ;;
+esac
+for n in "$k" "$s" "$t" "$W"; do
+	case $n in ''|*[!0-9]*|0) die "-k, -s, -t and -W take positive numbers" ;; esac
+done
+if [ "$FEAT" = /sys/kernel/debug/sched/features ] && [ ! -e "$FEAT" ]; then
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+fi
+[ -e "$FEAT" ] || die "no $FEAT: mount debugfs (a kernel with CONFIG_SCHED_DEBUG and DEBUG_FS)"
+[ -w "$FEAT" ] || die "cannot write $FEAT: run as root"
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "$w" = futex ] && ! command -v futexbench >/dev/null && [ -f "$here/futexbench.c" ]; then
 	# on bare metal: build it from the source next to this script
-	mkdir -p "$here/bin" && cc -O2 -pthread -o "$here/bin/futexbench" "$here/futexbench.c" ||
+	"$here/build-futexbench.sh" "$here/bin/futexbench" ||
 		die "cannot build $here/futexbench.c (a C compiler is needed)"
 	PATH=$here/bin:$PATH
 fi
@@ -38,51 +51,64 @@ case $w in
 futex) command -v futexbench >/dev/null || die "futexbench not found (bench/futexbench.c)" ;;
 hackbench) command -v hackbench >/dev/null || die "hackbench not found (Debian: rt-tests)" ;;
 stress) command -v stress-ng >/dev/null || die "stress-ng not found (Debian: stress-ng)" ;;
-*) die "unknown workload '$w' (futex, hackbench, stress)" ;;
 esac
-for n in "$k" "$s" "$t" "$W"; do
-	case $n in ''|*[!0-9]*|0) die "-k, -s, -t and -W take positive numbers" ;; esac
-done
 
-state() { tr ' ' '\n' <$FEAT | grep -E "^(NO_)?$f\$"; }
+state() { tr ' ' '\n' <"$FEAT" | grep -E "^(NO_)?$f\$"; }
 orig=$(state) || die "the kernel has no feature $f"
-restore() { echo "$orig" >$FEAT; }
+restore() { echo "$orig" >"$FEAT"; }
 trap restore EXIT
-trap 'restore; exit 130' INT TERM
+trap 'exit 130' INT TERM
 
-# one measurement: print metric value pairs
-measure() {
+# one run of the workload, its output on stdout
+workload() {
+	case $w in
+	futex) futexbench -t "$t" -w "$W" -r "$s" ;;
+	hackbench) hackbench -g "$t" -l $((s * 100)) ;;
+	stress) stress-ng --futex "$t" -t "$s" --metrics-brief ;;
+	esac
+}
+# its figures: metric value pairs, from its output on stdin
+figures() {
 	case $w in
 	futex)
-		futexbench -t "$t" -w "$W" -r "$s" | tr ' ' '\n' | sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
-			grep -v -e '^threads ' -e '^wake ' -e '^seconds '
+		tr ' ' '\n' | sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
+			grep -v -e '^threads ' -e '^wake ' -e '^seconds ' || true
 		;;
-	hackbench)
-		hackbench -g "$t" -l $((s * 100)) 2>&1 | sed -n 's/^Time: *\([0-9.]*\).*/seconds \1/p'
-		;;
-	stress)
-		stress-ng --futex "$t" -t "$s" --metrics-brief 2>&1 |
-			awk '$4 == "futex" && $5 ~ /^[0-9]/ { print "bogo_ops_per_s", $9 }'
-		;;
+	hackbench) sed -n 's/^Time: *\([0-9.]*\).*/seconds \1/p' ;;
+	stress) awk '$4 == "futex" && $5 ~ /^[0-9]/ { print "bogo_ops_per_s", $9 }' ;;
 	esac
 }
 
-tmp=$(mktemp)
-echo "workload,condition,run,metric,value" >"$tmp"
+tmp=$(mktemp -d)
+trap 'restore; rm -rf "$tmp"' EXIT
+echo "workload,condition,run,metric,value" >"$tmp/csv"
 i=1
 while [ $i -le "$k" ]; do
 	for cond in ${only:-A B A2}; do
 		if [ -z "$only" ]; then
-			case $cond in B) echo "NO_$f" >$FEAT ;; *) echo "$f" >$FEAT ;; esac
+			case $cond in B) echo "NO_$f" >"$FEAT" ;; *) echo "$f" >"$FEAT" ;; esac
 			[ "$(state)" = "$([ $cond = B ] && echo "NO_$f" || echo "$f")" ] ||
 				die "writing $FEAT did not take effect"
 		fi
 		echo "# run $i/$k condition $cond ($(state))" >&2
-		measure | while read -r metric value; do
+		rc=0
+		workload >"$tmp/out" 2>&1 || rc=$?
+		if [ "$rc" != 0 ]; then
+			sed 's/^/  /' "$tmp/out" >&2
+			die "run $i, condition $cond: $w failed (exit $rc)"
+		fi
+		figures <"$tmp/out" >"$tmp/fig"
+		if [ ! -s "$tmp/fig" ]; then
+			sed 's/^/  /' "$tmp/out" >&2
+			die "run $i, condition $cond: $w reported no figures"
+		fi
+		while read -r metric value; do
 			echo "$w,$cond,$i,$metric,$value"
-		done >>"$tmp"
+		done <"$tmp/fig" >>"$tmp/csv"
 	done
 	i=$((i + 1))
 done
-cat "$tmp" >"$o"
-rm -f "$tmp"
+case $o in
+/dev/stdout|-) cat "$tmp/csv" ;;
+*) cp "$tmp/csv" "$o.tmp.$$" && mv -f "$o.tmp.$$" "$o" ;;
+esac
