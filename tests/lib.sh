@@ -1,9 +1,13 @@
 # shellcheck shell=bash
-# Tiny TAP helpers for the project's shell tests; sourced.
-T_N=0
-T_FAIL=0
-t_ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
-t_notok() { T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1)); echo "not ok $T_N - $*"; }
-# t_check DESCRIPTION COMMAND...: passes when COMMAND succeeds
-t_check() { local d=$1; shift; if "$@"; then t_ok "$d"; else t_notok "$d"; fi; }
-t_done() { echo "1..$T_N"; [ "$T_FAIL" = 0 ]; }
+# The project's shell tests: the TAP helpers (lab/guest/tap.sh, shared with
+# the guest) and a few checks; sourced.
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/lab/guest/tap.sh"
+
+# refuses_with TEXT COMMAND...: COMMAND fails and its stderr says TEXT (a
+# fixed string), so that it failed for the reason the test is about.
+refuses_with() {
+	local text=$1 err rc=0
+	shift
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" != 0 ] && grep -qF -- "$text" <<<"$err"
+}

@@ -1,57 +1,84 @@
 #!/bin/bash
-# 'make check': every test of the project. Each part prints TAP; this counts
-# the results and ends with one line 'N passed, N failed'.
-set -eu
+# 'make check': every test of the project, part by part as tests/parts lists
+# them. A part prints TAP on stdout (saved in out/logs/check-NAME.log, its
+# stderr in check-NAME.err); tests/tapsum.sh counts it, so that a skip is
+# not a pass, a part short of its plan fails and nothing counts twice. What
+# a part needs is prepared once (lab/prepare.sh); when that fails, only the
+# parts that need it fail. Ends with one line: 'N passed, N failed, N skipped'.
+# Settings: ONLY="NAME ..."   only these parts (make check ONLY=sim)
+#           CHECK_PARTS=file  the part list (tests/parts)
+#           CHECK_PREPARE=cmd the preparation command (lab/prepare.sh)
+set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . lab/lib.sh
+parts=${CHECK_PARTS:-$top/tests/parts}
+prep=${CHECK_PREPARE:-$top/lab/prepare.sh}
+[ -f "$parts" ] || die "no part list $parts"
+names=$(awk '!/^#/ && NF { print $1 }' "$parts")
+for o in ${ONLY:-}; do
+	grep -qx -- "$o" <<<"$names" || die "ONLY: no part '$o' (the parts: $(echo $names))"
+done
+lab_lock
 t0=$(date +%s)
-passed=0
-failed=0
+passed=0 failed=0 skipped=0 failed_parts=""
 mkdir -p "$OUT/logs"
+declare -A ready=()
 
-# part NAME COMMAND...: run a part, echo its TAP, count its ok / not ok lines;
-# a part that exits non-zero without a failing line counts as one failure.
+# prepared NEED: what a part needs is there (prepared once, on first need)
+prepared() {
+	local step
+	case $1 in
+	-) return 0 ;;
+	tree) step="apply" ;;
+	kernel) step="guest patched" ;;
+	*) die "$parts: unknown need '$1' (-, tree, kernel)" ;;
+	esac
+	if [ -z "${ready[$1]:-}" ]; then
+		say "== preparing: $prep $step"
+		# shellcheck disable=SC2086
+		if "$prep" $step; then ready[$1]=ok; else ready[$1]="'$prep $step' failed"; fi
+	fi
+	[ "${ready[$1]}" = ok ]
+}
+
+# part NAME NEED COMMAND: run a part, count its TAP
 part() {
-	local name=$1 log=$OUT/logs/check-$1.log rc p f
-	shift
+	local name=$1 need=$2 cmd=$3 log=$OUT/logs/check-$1.log err=$OUT/logs/check-$1.err
+	local rc=0 p f s
 	say "== $name"
-	set +e
-	"$@" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	set -e
-	p=$(grep -c -E '^ok [0-9]+' "$log" || true)
-	f=$(grep -c -E '^not ok [0-9]+' "$log" || true)
+	if ! prepared "$need"; then
+		say "== $name: not run: ${ready[$need]}; 1 failed"
+		failed=$((failed + 1))
+		failed_parts="$failed_parts $name"
+		return 0
+	fi
+	{ bash -c "$cmd" 2> >(tee "$err" >&2); } | tee "$log" || rc=${PIPESTATUS[0]}
+	read -r p f s < <(tests/tapsum.sh "$log" 2> >(sed 's/^/[lab] /' >&2))
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		say "$name exited $rc without a failing result: one failure"
 		f=1
-		echo "not ok - $name exited $rc"
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
-	say "== $name: $p passed, $f failed ($(( $(date +%s) - t0 ))s so far)"
+	skipped=$((skipped + s))
+	[ "$f" = 0 ] || failed_parts="$failed_parts $name"
+	say "== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - t0 ))s so far)"
 }
 
-# prepare: what the guest parts need; stops the run when it fails
-prepare() {
-	lab/fetch.sh && lab/apply.sh && lab/build.sh patched &&
-		lab/selftests.sh patched && lab/initramfs.sh
-}
-
-lab/deps.sh
-part lab-apply tests/lab/apply_test.sh
-if ! prepare; then
-	echo "not ok - building the patched kernel failed; guest tests not run"
-	failed=$((failed + 1))
-else
-	part sim sim/run.sh check
-	part checkpatch tests/lab/checkpatch_test.sh
-	part lkml env LKML_CHECKS="checkpatch am spelling docs" lab/lkml.sh
-	part guest lab/boot.sh patched lab/guest/tests.sh check
-	part lab-guest tests/lab/guest_test.sh
-	part bench tests/bench_test.sh
-	part stress tests/stress_test.sh
+if ! "$prep" deps; then
+	echo "the required packages are missing (above): no part run"
+	echo "0 passed, 1 failed, 0 skipped"
+	exit 1
 fi
+while read -r name need cmd; do
+	case $name in ''|'#'*) continue ;; esac
+	if [ -n "${ONLY:-}" ] && ! grep -qwx -- "$name" <<<"$(printf '%s\n' $ONLY)"; then
+		continue
+	fi
+	part "$name" "$need" "$cmd"
+done <"$parts"
 
-echo "make check took $(( $(date +%s) - t0 ))s"
-echo "$passed passed, $failed failed"
+echo "make check took $(( $(date +%s) - t0 ))s${failed_parts:+; failed:$failed_parts}"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -1,0 +1,60 @@
+#!/bin/bash
+# The test runner itself (tests/run.sh) on fake parts: skips are counted as
+# skips, a part short of its plan or without TAP fails, a failing exit
+# fails, a console tail on stderr counts nothing, a kernel that does not
+# build fails the parts that need it and no other, ONLY= runs one part, and
+# the closing line is 'N passed, N failed, N skipped'.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+. tests/lib.sh
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+cat >"$w/prepare" <<'EOF2'
+#!/bin/sh
+# fake preparation: packages and tree fine, the kernel does not build
+case $1 in
+deps|apply) exit 0 ;;
+guest) echo "fake: the kernel does not build" >&2; exit 1 ;;
+*) exit 2 ;;
+esac
+EOF2
+chmod +x "$w/prepare"
+cat >"$w/parts" <<'EOF2'
+# name need command
+a  -       printf 'ok 1 - a\nok 2 - b # SKIP no tool\n1..2\n'
+b  tree    printf 'ok 1 - a\n1..2\n'
+c  kernel  printf 'ok 1 - c\n1..1\n'
+d  tree    printf 'ok 1 - a\nnot ok 2 - b\n1..2\n'
+e  -       true
+f  -       printf 'ok 1 - f\n1..1\n'; printf '| ok 1 - a console tail\nok 2 - on stderr\n' >&2
+g  tree    printf 'ok 1 - after the kernel failed\n1..1\n'
+h  -       printf 'ok 1 - h\n1..1\n'; exit 3
+EOF2
+runner() { env OUT="$w/$1" CHECK_PARTS="$w/parts" CHECK_PREPARE="$w/prepare" "${@:2}"; }
+
+rc=0
+runner out tests/run.sh >"$w/run.out" 2>"$w/run.err" || rc=$?
+t_check "runner: fails when a part fails" test "$rc" != 0
+t_check "runner: the closing line counts skips apart, short plans, no TAP, exits and parts not run as failures" \
+	test "$(tail -1 "$w/run.out")" = "6 passed, 5 failed, 1 skipped"
+t_check "runner: a part whose kernel does not build is not run, and says why" \
+	grep -q "== c: not run: '$w/prepare guest patched' failed" "$w/run.err"
+t_check "runner: a part after it that needs no kernel still runs" grep -q '^ok 1 - after the kernel failed' "$w/out/logs/check-g.log"
+t_check "runner: each part's TAP is kept" test -s "$w/out/logs/check-a.log"
+t_check "runner: and its stderr apart" grep -q 'a console tail' "$w/out/logs/check-f.err"
+t_check "runner: a part exiting non-zero with only passes is a failure, said" grep -q 'h exited 3 without a failing result' "$w/run.err"
+
+rc=0
+runner out2 env ONLY=a tests/run.sh >"$w/run.out" 2>"$w/run.err" || rc=$?
+t_check "runner: ONLY=a runs part a alone" test "$(tail -1 "$w/run.out")" = "1 passed, 0 failed, 1 skipped"
+t_check "runner: and passes" test "$rc" = 0
+t_check "runner: no other part ran" test "$(ls "$w/out2/logs")" = "$(printf 'check-a.err\ncheck-a.log')"
+rc=0
+runner out3 make -s check ONLY="f g" >"$w/run.out" 2>"$w/run.err" || rc=$?
+t_check "runner: make check ONLY=\"f g\" runs those two" test "$(tail -1 "$w/run.out")" = "2 passed, 0 failed, 0 skipped"
+t_check "runner: an unknown part is refused, naming the parts" \
+	refuses_with "ONLY: no part 'nosuch' (the parts: a b c d e f g h)" runner out4 env ONLY=nosuch tests/run.sh
+t_check "runner: and nothing ran" test ! -e "$w/out4/logs"
+t_done
