@@ -1,20 +1,20 @@
 #!/bin/bash
 # The lkml checkpatch gate: the series passes with its listed exceptions, and
 # a patch with an unlisted finding fails it (the check can fail).
-set -eu
+set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib.sh"
 . "$top/lab/lib.sh"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-[ -x "$LINUX/scripts/checkpatch.pl" ] || { echo "not ok 1 - no kernel tree at $LINUX"; exit 1; }
+[ -x "$LINUX/scripts/checkpatch.pl" ] || { t_notok "no kernel tree at $LINUX"; t_done; }
 
 quiet_findings() { checkpatch_findings "$@" >/dev/null; }
 for p in $(series_list); do
 	t_check "checkpatch: $p clean or listed" quiet_findings "$PATCHES/$p"
 done
 # the first patch with a C line made too long and a trailing space added
-p=$(series_list | head -1)
+p=$(series_list | head -1 || true)
 awk '{ print } /^\+static inline bool newidle_gate\(/ && !done {
 	print "+\tunsigned long a_variable_with_a_long_name_to_make_the_line_long = 0, b = 0, c_as_well = 0; "; done = 1 }' \
 	"$PATCHES/$p" >"$w/$p"

@@ -1,0 +1,56 @@
+# shellcheck shell=bash
+# The project's rules for its own scripts, as checks over a source tree
+# (tests/lab/tools_test.sh runs them on the project and, as negative
+# controls, on fixtures that break them). Each prints what breaks the rule
+# and returns 1 when something does. Sourced.
+
+# rule_pipefail ROOT: every bash script of lab/, bench/ and tests/ says
+# 'set -euo pipefail', every POSIX sh script of lab/ (but the guest's) and
+# bench/ says 'set -eu' (sh has no pipefail: they keep no pipeline whose
+# first command's failure matters).
+rule_pipefail() {
+	local root=$1 f bad=0
+	while IFS= read -r f; do
+		case $(head -1 "$f") in
+		'#!/bin/bash'*|'#!/usr/bin/env bash'*)
+			grep -q '^set -euo pipefail$' "$f" || { echo "${f#"$root"/}: no 'set -euo pipefail'"; bad=1; } ;;
+		'#!/bin/sh'*)
+			case $f in "$root"/lab/guest/*|"$root"/tests/*) continue ;; esac
+			grep -q '^set -eu' "$f" || { echo "${f#"$root"/}: no 'set -eu'"; bad=1; } ;;
+		esac
+	done < <(find "$root/lab" "$root/bench" "$root/tests" -type f \( -name '*.sh' -o -perm -u+x \) 2>/dev/null | LC_ALL=C sort)
+	return $bad
+}
+
+# rule_one_place ROOT: each step lives once. The pipeline's steps are run by
+# lab/prepare.sh only; futexbench is compiled by bench/build-futexbench.sh
+# only; TAP results are printed by lab/guest/tap.sh only; cpio archives
+# are packed by lab/lib.sh only.
+rule_one_place() {
+	local root=$1 bad=0 hits
+	local files=("$root"/lab/*.sh "$root"/bench/*.sh "$root"/tests/run.sh "$root"/Makefile)
+	hits=$(grep -nE '(^|&&|;|\||then|do|if|!)[[:space:]]*"?(\$LAB_TOP/)?lab/(deps|fetch|apply|build|selftests|initramfs)\.sh' \
+		"${files[@]}" 2>/dev/null | grep -v "^$root/lab/prepare.sh:" || true)
+	[ -z "$hits" ] || { echo "a pipeline step run outside lab/prepare.sh:"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
+	hits=$(grep -nE '(cc|gcc|clang|\$CC|CC:-cc\}).*futexbench\.c' "${files[@]}" "$root"/lab/guest/* 2>/dev/null |
+		grep -v "^$root/bench/build-futexbench.sh:" || true)
+	[ -z "$hits" ] || { echo "futexbench compiled outside bench/build-futexbench.sh:"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
+	hits=$(grep -nE 'echo "(not )?ok \$' "${files[@]}" "$root"/lab/guest/* "$root"/tests/*.sh "$root"/tests/lab/*.sh 2>/dev/null |
+		grep -v "^$root/lab/guest/tap.sh:" || true)
+	[ -z "$hits" ] || { echo "TAP results printed outside lab/guest/tap.sh:"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
+	hits=$(grep -nE 'cpio (-[a-zA-Z]* )*-o' "${files[@]}" 2>/dev/null | grep -v "^$root/lab/lib.sh:" || true)
+	[ -z "$hits" ] || { echo "cpio archives packed outside lab/lib.sh (cpio_pack):"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
+	return $bad
+}
+
+# rule_documented ROOT HELP-TEXT-FILE: every setting the lab's scripts read
+# from the environment (\${NAME:-...}, \${NAME-...}, \${NAME:?...},
+# \${NAME:+...}) is named in the help text ('make help', from README.md).
+rule_documented() {
+	local root=$1 help=$2 name bad=0
+	for name in $(cat "$root"/lab/*.sh "$root"/bench/*.sh "$root"/tests/run.sh "$root"/Makefile 2>/dev/null |
+		grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u); do
+		grep -qw -- "$name" "$help" || { echo "setting $name is read by the scripts but not documented"; bad=1; }
+	done
+	return $bad
+}
