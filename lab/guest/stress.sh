@@ -25,13 +25,25 @@ skip() { t_skip "$*" "no newidle gate in this kernel"; }
 echo "# $ncpu CPUs; targets: $HOTPLUG hotplug cycles, $REBUILDS domain rebuilds, $TOGGLES toggles"
 feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 
-# --- load: futexbench and hackbench until told to stop
+# --- load: futexbench and hackbench until told to stop. A failed run is
+# recorded with its last line. futexbench binds each worker to a CPU: a
+# start that finds that CPU offline ('cannot bind a worker') is counted
+# apart, not as a failure of the workload.
 : >$T/load
+: >$T/unbound
 (
 	while [ ! -e $T/stop ]; do
-		futexbench -t 8 -w 4 -r 2 >>$T/futex.log 2>&1 || echo "futexbench exit $?" >>$T/load
+		rc=0
+		futexbench -t 8 -w 4 -r 2 >$T/futex.run 2>&1 || rc=$?
+		cat $T/futex.run >>$T/futex.log
+		if [ $rc != 0 ]; then
+			if grep -q 'cannot bind a worker' $T/futex.run; then echo x >>$T/unbound
+			else echo "futexbench exit $rc: $(tail -n 1 $T/futex.run)" >>$T/load; fi
+		fi
 		if command -v hackbench >/dev/null; then
-			hackbench -g 2 -l 50 >>$T/hackbench.log 2>&1 || echo "hackbench exit $?" >>$T/load
+			rc=0
+			hackbench -g 2 -l 50 >$T/hackbench.run 2>&1 || rc=$?
+			[ $rc = 0 ] || echo "hackbench exit $rc: $(tail -n 1 $T/hackbench.run)" >>$T/load
 		fi
 	done
 ) &
@@ -120,7 +132,8 @@ if [ $gate = 0 ]; then skip "newidle files read during the churn"
 elif [ "$rd" -gt 0 ]; then t_ok "newidle files read during the churn: $rd"
 else t_notok "no newidle file was read"; fi
 if [ -s $T/load ]; then t_notok "workloads failed: $(sort $T/load | uniq -c | tr '\n' ' ')"
-else t_ok "workloads finished with results ($(grep -c completions_per_s $T/futex.log) futexbench runs)"; fi
+elif [ "$(grep -c completions_per_s $T/futex.log)" = 0 ]; then t_notok "no futexbench run finished"
+else t_ok "workloads finished with results ($(grep -c completions_per_s $T/futex.log) futexbench runs; $(grep -c . $T/unbound) started as a CPU they bind to was offline)"; fi
 grep -q 'completions_per_s=0\.0 ' $T/futex.log && t_notok "a futexbench run completed nothing" ||
 	t_ok "every futexbench run completed work"
 

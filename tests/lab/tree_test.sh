@@ -19,7 +19,7 @@ lab/selftests.sh baseline >/dev/null 2>&1
 lab/initramfs.sh baseline >/dev/null 2>&1
 members patched >"$w/patched.list"
 members baseline >"$w/baseline.list"
-t_check "guest: the patched initramfs carries the patched kselftest" grep -qx 'lab/kselftest/newidle_gate_test' "$w/patched.list"
+t_check "guest: the patched initramfs carries the patched kselftest" grep -qx 'lab/kselftest/sched/newidle_gate_test' "$w/patched.list"
 t_check "guest: and the dice build of it (the negative control)" grep -qx 'lab/bin/newidle_gate_test.dice' "$w/patched.list"
 t_check "guest: building the baseline's after it left it so" test "$(variant_guest patched)/base.cpio" -ot "$(variant_guest baseline)/base.cpio"
 t_check "negative control: the baseline (v7.3) initramfs has no such test" eval '! grep -q newidle_gate_test "$w/baseline.list"'
