@@ -103,7 +103,8 @@ say "importing Linux $ver into git (about 1 minute)"
 gi=$tmp/.gitignore
 if [ "$(tail -n 2 "$gi" 2>/dev/null | tr '\n' ' ')" = "/* !/debian/ " ] &&
 	tail -n 5 "$gi" | grep -c 'Debian packaging' >/dev/null; then
-	head -n -7 "$gi" >"$gi.new" && mv "$gi.new" "$gi"
+	head -n -7 "$gi" >"$gi.new"
+	mv "$gi.new" "$gi"
 fi
 git_init "$tmp"
 git -C "$tmp" add -A -f

@@ -22,7 +22,10 @@ for s in $steps; do
 	fetch) "$L/fetch.sh" ;;
 	apply) "$L/apply.sh" ;;
 	build) "$L/build.sh" "$variant" ;;
-	guest) "$L/selftests.sh" "$variant" && "$L/initramfs.sh" "$variant" ;;
+	guest)
+		"$L/selftests.sh" "$variant"
+		"$L/initramfs.sh" "$variant"
+		;;
 	esac
 	[ "$s" = "$step" ] && break
 done

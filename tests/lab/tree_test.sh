@@ -3,7 +3,8 @@
 # its own kselftests and initramfs (a patched boot never runs the
 # baseline's tests); the outbox stops when the sim fails and never pastes a
 # report from emulation; the bisection stops at a commit it cannot check
-# out instead of building the one before.
+# out instead of building the one before; a step that fails stops
+# lab/prepare.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
@@ -57,4 +58,13 @@ rm -f "$gd/index.lock"
 t_check "bisect: a commit that cannot be checked out fails the check ($rc)" grep -q '^not ok 1 - lkml bisect' "$w/bisect.log"
 t_check "bisect: and says so" grep -q 'CANNOT CHECK OUT' "$w/bisect.log"
 t_check "bisect: nothing was built in its place" eval '! grep -q "config builds" "$w/bisect.log"'
+
+# --- a step that fails stops the pipeline (the kselftests do not build)
+mkdir -p "$w/fakemake"
+printf '#!/bin/sh\necho "fake make: no" >&2\nexit 2\n' >"$w/fakemake/make"
+chmod +x "$w/fakemake/make"
+rc=0
+env PATH="$w/fakemake:$PATH" lab/prepare.sh guest patched >/dev/null 2>"$w/prepare.err" || rc=$?
+t_check "prepare: a step that fails fails the pipeline ($rc)" test "$rc" != 0
+t_check "prepare: naming the step's error" grep -q 'sched kselftests did not build' "$w/prepare.err"
 t_done
