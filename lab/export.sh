@@ -1,8 +1,10 @@
 #!/bin/bash
 # Write branch 'patched' of out/linux back into patches/ as git format-patch
 # files plus a series file. Re-exporting an unchanged branch changes no file.
-# A file of patches/ is overwritten or deleted only when git has all of it
-# (committed, unmodified): otherwise nothing is written and the file is named.
+# A file of patches/ is overwritten or deleted only when nothing of it would
+# be lost: git has it (committed, unmodified), or it is as the last export
+# wrote it (out/exported keeps their sha256). Otherwise nothing is written
+# and the file is named.
 # Each file is written under a temporary name and renamed; an interrupted
 # export is finished by the next one.
 set -euo pipefail
@@ -38,12 +40,23 @@ git_has() {
 	st=$(git -C "$(dirname "$1")" status --porcelain -- "$(basename "$1")" 2>/dev/null) || return 1
 	[ -z "$st" ] && git -C "$(dirname "$1")" ls-files --error-unmatch -- "$(basename "$1")" >/dev/null 2>&1
 }
+# ours FILE: FILE is as the last export wrote it
+ours() {
+	local sum
+	[ -f "$OUT/exported" ] || return 1
+	sum=$(sha256sum <"$1" | cut -d' ' -f1)
+	grep -qx "$sum  $(basename "$1")" "$OUT/exported"
+}
+safe() { git_has "$1" || ours "$1"; }
 unsafe=""
-for f in ${del[@]+"${del[@]}"}; do git_has "$f" || unsafe="$unsafe $(basename "$f")"; done
-for f in ${put[@]+"${put[@]}"}; do git_has "$PATCHES/$(basename "$f")" || unsafe="$unsafe $(basename "$f")"; done
+for f in ${del[@]+"${del[@]}"}; do safe "$f" || unsafe="$unsafe $(basename "$f")"; done
+for f in ${put[@]+"${put[@]}"}; do safe "$PATCHES/$(basename "$f")" || unsafe="$unsafe $(basename "$f")"; done
 [ -z "$unsafe" ] ||
 	die "not exporting: patches/ has changes git does not have in:$unsafe (export would overwrite or delete them); commit or move them first, or 'FORCE=1 make apply' to take them into out/linux"
 
+# what this export writes, known before it writes it (an interrupted run
+# is finished by the next one)
+write_to "$OUT/exported" bash -c 'shopt -s nullglob; cd "$1" && sha256sum -- series *.patch' - "$tmp"
 for f in ${put[@]+"${put[@]}"}; do
 	write_to "$PATCHES/$(basename "$f")" cat "$f"
 	say "wrote patches/$(basename "$f")"

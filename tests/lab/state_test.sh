@@ -126,6 +126,12 @@ t_check "export: an untracked patch it would delete: refused" refuses_with "0009
 rm "$PATCHES/0009-mine.patch"
 t_check "negative control: with every file in git, it exports (deletes the dropped patch)" lab/export.sh
 t_check "negative control: and the dropped patch is gone" eval '! ls "$PATCHES"/0004-*.patch 2>/dev/null'
+git -C "$OUT/linux" commit -q --amend -m "sched/fair: Initialise f, again" -m "Changed again."
+t_check "export: over its own output, not yet committed, it exports again" lab/export.sh
+t_check "export: and did" grep -q 'Initialise f, again' "$PATCHES"/0003-*again.patch
+echo "# an edit of my own" >>"$PATCHES"/0003-*again.patch
+git -C "$OUT/linux" commit -q --amend -m "sched/fair: Initialise f, a third time" -m "Changed again."
+t_check "export: but not over an edit made to its output since" refuses_with "changes git does not have in: 0003-" lab/export.sh
 
 # --- the lock on out/
 lab/lock.sh bash -c "touch '$w/held'; while [ ! -e '$w/release' ]; do sleep 0.1; done" &
