@@ -14,10 +14,12 @@ for p in $(series_list); do
 	t_check "checkpatch: $p clean or listed" quiet_findings "$PATCHES/$p"
 done
 # the first patch with a C line made too long and a trailing space added
+# after its first added line of C
 p=$(series_list | head -1 || true)
-awk '{ print } /^\+static inline bool newidle_gate\(/ && !done {
+awk '{ print } /^diff --git .*\.[ch]$/ { c = 1 } c && /^\+[^+]/ && !done {
 	print "+\tunsigned long a_variable_with_a_long_name_to_make_the_line_long = 0, b = 0, c_as_well = 0; "; done = 1 }' \
 	"$PATCHES/$p" >"$w/$p"
+t_check "negative control: the bad line is planted" grep -q 'a_variable_with_a_long_name' "$w/$p"
 if checkpatch_findings "$w/$p" >"$w/out"; then rc=0; else rc=$?; fi
 t_check "negative control: an unlisted finding fails the gate" test "$rc" != 0
 t_check "negative control: the finding is named" grep -q -v 'listed exception' "$w/out"
