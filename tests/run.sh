@@ -53,8 +53,17 @@ part() {
 		failed_parts="$failed_parts $name"
 		return 0
 	fi
-	{ bash -c "$cmd" 2> >(tee "$err" >&2); } | tee "$log" || rc=${PIPESTATUS[0]}
-	read -r p f s < <(tests/tapsum.sh "$log" 2> >(sed 's/^/[lab] /' >&2))
+	# stdout to the TAP log, stderr to its own log, both shown; the teeing
+	# processes are the part's siblings, never its children (a part may
+	# wait for all of its children); no stdin (the part list is on it)
+	{ {
+		rc=0
+		bash -c "$cmd" </dev/null 2>&1 1>&3 3>&- || rc=$?
+		echo "$rc" >"$log.rc"
+	} | tee "$err" >&2; } 3>&1 | tee "$log" || true
+	rc=$(cat "$log.rc")
+	rm -f "$log.rc"
+	read -r p f s < <(tests/tapsum.sh "$log" 2>"$log.tapsum"; sed 's/^/[lab] /' "$log.tapsum" >&2; rm -f "$log.tapsum")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		say "$name exited $rc without a failing result: one failure"
 		f=1

@@ -31,21 +31,28 @@ e  -       true
 f  -       printf 'ok 1 - f\n1..1\n'; printf '| ok 1 - a console tail\nok 2 - on stderr\n' >&2
 g  tree    printf 'ok 1 - after the kernel failed\n1..1\n'
 h  -       printf 'ok 1 - h\n1..1\n'; exit 3
+i  -       exec perl -e '1 while wait() > 0; print "ok 1 - waits for its children\n1..1\n"'
+j  -       read -r x || true; printf 'ok 1 - stdin: %s\n1..1\n' "${x:-none}"
+k  -       printf 'ok 1 - the parts after one that reads stdin still run\n1..1\n'
 EOF2
 # (ONLY may come from the make check that runs this test)
 runner() { env -u ONLY OUT="$w/$1" CHECK_PARTS="$w/parts" CHECK_PREPARE="$w/prepare" "${@:2}"; }
 
 rc=0
-runner out tests/run.sh >"$w/run.out" 2>"$w/run.err" || rc=$?
+runner out timeout 600 tests/run.sh >"$w/run.out" 2>"$w/run.err" || rc=$?
 t_check "runner: fails when a part fails" test "$rc" != 0
 t_check "runner: the closing line counts skips apart, short plans, no TAP, exits and parts not run as failures" \
-	test "$(tail -1 "$w/run.out")" = "6 passed, 5 failed, 1 skipped"
+	test "$(tail -1 "$w/run.out")" = "9 passed, 5 failed, 1 skipped"
 t_check "runner: a part whose kernel does not build is not run, and says why" \
 	grep -q "== c: not run: '$w/prepare guest patched' failed" "$w/run.err"
 t_check "runner: a part after it that needs no kernel still runs" grep -q '^ok 1 - after the kernel failed' "$w/out/logs/check-g.log"
 t_check "runner: each part's TAP is kept" test -s "$w/out/logs/check-a.log"
 t_check "runner: and its stderr apart" grep -q 'a console tail' "$w/out/logs/check-f.err"
 t_check "runner: a part exiting non-zero with only passes is a failure, said" grep -q 'h exited 3 without a failing result' "$w/run.err"
+t_check "runner: a part that waits for all its children finishes (none of them is the runner's)" \
+	grep -q '^ok 1 - waits for its children' "$w/out/logs/check-i.log"
+t_check "runner: a part reads no stdin (the part list is not its)" grep -q '^ok 1 - stdin: none' "$w/out/logs/check-j.log"
+t_check "runner: and the parts after it run" test -s "$w/out/logs/check-k.log"
 
 rc=0
 runner out2 env ONLY=a tests/run.sh >"$w/run.out" 2>"$w/run.err" || rc=$?
@@ -56,6 +63,6 @@ rc=0
 runner out3 make -s check ONLY="f g" >"$w/run.out" 2>"$w/run.err" || rc=$?
 t_check "runner: make check ONLY=\"f g\" runs those two" test "$(tail -1 "$w/run.out")" = "2 passed, 0 failed, 0 skipped"
 t_check "runner: an unknown part is refused, naming the parts" \
-	refuses_with "ONLY: no part 'nosuch' (the parts: a b c d e f g h)" runner out4 env ONLY=nosuch tests/run.sh
+	refuses_with "ONLY: no part 'nosuch' (the parts: a b c d e f g h i j k)" runner out4 env ONLY=nosuch tests/run.sh
 t_check "runner: and nothing ran" test ! -e "$w/out4/logs"
 t_done
