@@ -12,7 +12,8 @@ ccache:/usr/bin/ccache qemu-system-x86:/usr/bin/qemu-system-x86_64
 busybox-static perl:/usr/bin/perl python3:/usr/bin/python3
 ca-certificates:/etc/ssl/certs apt:/usr/bin/apt-get
 debian-archive-keyring:/usr/share/keyrings/debian-archive-keyring.gpg
-rsync:/usr/bin/rsync rt-tests:/usr/bin/hackbench stress-ng:/usr/bin/stress-ng valgrind:/usr/bin/valgrind python3-sphinx:/usr/bin/sphinx-build python3-docutils:/usr/share/doc/python3-docutils codespell:/usr/bin/codespell sparse:/usr/bin/sparse gnuplot-nox:/usr/bin/gnuplot bc:/usr/bin/bc"
+rsync:/usr/bin/rsync rt-tests:/usr/bin/hackbench stress-ng:/usr/bin/stress-ng valgrind:/usr/bin/valgrind python3-sphinx:/usr/bin/sphinx-build python3-docutils:/usr/share/doc/python3-docutils codespell:/usr/bin/codespell sparse:/usr/bin/sparse gnuplot-nox:/usr/bin/gnuplot bc:/usr/bin/bc
+dpkg-dev:/usr/bin/dpkg-buildpackage debhelper:/usr/bin/dh_prep kmod:/usr/bin/kmod"
 
 missing=""
 for pair in $WANT "$@"; do
