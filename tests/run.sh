@@ -50,6 +50,7 @@ else
 	part lab-guest tests/lab/guest_test.sh
 	part bench tests/bench_test.sh
 	part stress tests/stress_test.sh
+	part tester-kernels tests/tester_kernels_test.sh
 fi
 
 echo "make check took $(( $(date +%s) - t0 ))s"
