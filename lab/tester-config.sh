@@ -22,9 +22,9 @@ if grep -qE '^CONFIG_DEBUG_FS_(ALLOW_NONE|DISALLOW_MOUNT)=y' "$in"; then
 	echo "switched on CONFIG_DEBUG_FS_ALLOW_ALL (debugfs could not be mounted)"
 fi
 lv=$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"$/\1/p' "$in")
-if [ -n "$lv" ] || grep -q '^CONFIG_LOCALVERSION_AUTO=y' "$in"; then
-	echo "dropped CONFIG_LOCALVERSION=\"$lv\" and CONFIG_LOCALVERSION_AUTO (the lab names the kernels)"
-fi
+[ -z "$lv" ] || echo "dropped CONFIG_LOCALVERSION=\"$lv\" (the lab names the kernels)"
+! grep -q '^CONFIG_LOCALVERSION_AUTO=y' "$in" ||
+	echo "dropped CONFIG_LOCALVERSION_AUTO (the lab names the kernels)"
 sc --set-str LOCALVERSION "" -d LOCALVERSION_AUTO
 for s in SYSTEM_TRUSTED_KEYS SYSTEM_REVOCATION_KEYS; do
 	k=$(sed -n "s/^CONFIG_$s=\"\(.*\)\"$/\1/p" "$in")

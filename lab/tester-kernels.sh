@@ -132,7 +132,7 @@ for s in $(sed -E 's/^[<>] (# )?(CONFIG_[A-Za-z0-9_]+).*/\2/' "$dest/config.diff
 	! git -C "$base_src" grep -qE "^(menu)?config ${s#CONFIG_}\$" -- '*Kconfig*' ||
 		die "the two configs differ in $s, which v7.3 has too: see $dest/config.diff"
 done
-say "the configs differ only in the series' own options: $(sed -E 's/^[<>] //' "$dest/config.diff" | tr '\n' ' ')"
+say "the configs differ only in the series' own options:" "$(sed -E 's/^[<>] //' "$dest/config.diff" | paste -sd ' ')"
 
 # 6. The packages checked, then the tester's checklist.
 base_deb=$(ls "$dest"/linux-image-*-newidle-base-*.deb)
