@@ -99,8 +99,21 @@ t_check "verify passes on the pair" test "$rc" = 0
 t_check "the patched image holds the gate" grep -q '^ok: the patched image holds the gate' "$w/verify"
 t_check "the baseline image does not" grep -q '^ok: the baseline image has no gate' "$w/verify"
 t_check "the two names differ" grep -q '^ok: the two packages have different names' "$w/verify"
-t_check "the configs differ only in the series' KUnit option" \
-	test "$(sed -E 's/^[<>] (# )?(CONFIG_[A-Z0-9_]+).*/\2/' "$dest/config.diff" | sort -u)" = CONFIG_SCHED_NEWIDLE_KUNIT_TEST
+# same config: they differ only in options the series adds (its KUnit suite here)
+series_only() {
+	local s n=0
+	for s in $(sed -E 's/^[<>] (# )?CONFIG_([A-Za-z0-9_]+).*/\2/' "$1" | sort -u); do
+		n=$((n + 1))
+		git -C "$LINUX" grep -qE "^config $s\$" patched -- '*Kconfig*' || return 1
+		! git -C "$LINUX" grep -qE "^config $s\$" "$BASE_TAG" -- '*Kconfig*' || return 1
+	done
+	[ "$n" -gt 0 ]
+}
+t_check "the configs differ only in options the series adds: $(paste -sd ' ' "$dest/config.diff")" \
+	series_only "$dest/config.diff"
+echo '> CONFIG_SCHED_MC=y' >"$w/other.diff"
+t_check "negative control: a difference in an option v7.3 has fails that check" \
+	fails series_only "$w/other.diff"
 
 # Negative controls: the same checks where they must fail.
 fails "$verify" "$base" "$base"
