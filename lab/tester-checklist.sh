@@ -2,10 +2,11 @@
 # The tester's checklist for a baseline / patched pair of kernel packages.
 # Usage: lab/tester-checklist.sh BASELINE.deb PATCHED.deb
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 [ $# = 2 ] || { echo "usage: lab/tester-checklist.sh BASELINE.deb PATCHED.deb" >&2; exit 1; }
 base=$(dpkg-deb -f "$1" Package)
 gate=$(dpkg-deb -f "$2" Package)
-f=/sys/kernel/debug/sched/domains/cpu0/domain0/newidle_window_pos
+f=/sys/kernel/debug/sched/domains/cpu0/domain0/$GATE_DEBUGFS
 cat <<EOF
 
 Tester checklist
@@ -20,7 +21,7 @@ Tester checklist
 3. Confirm which one runs:
      uname -r
      echo Y | sudo tee /sys/kernel/debug/sched/verbose
-     sudo ls $f
+     sudo cat $f
    The file exists only on the patched kernel ("No such file" on the baseline).
 4. Benchmark on each, from the lab's checkout, on an otherwise idle machine
    (about 30 minutes):

@@ -2,7 +2,8 @@
 # Check a baseline / patched pair of tester kernel packages: their names
 # differ and say which is which, each holds the image and config of its own
 # release with schedstats and debugfs on, and only the patched image holds
-# the gate (its debugfs file name, newidle_window_pos, which v7.3 lacks).
+# the gate (the name of its debugfs file, GATE_DEBUGFS in lab/lib.sh, which
+# v7.3 lacks).
 # Usage: lab/tester-verify.sh BASELINE.deb PATCHED.deb; exits 1 on any failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +25,7 @@ has_gate() {
 	[ -f "$1" ] || die "$(basename "$1"): no /boot/vmlinuz-* in the package"
 	"$LINUX/scripts/extract-vmlinux" "$1" >"$w/vmlinux" 2>/dev/null ||
 		die "cannot decompress $(basename "$1") (its decompressor: xz, gzip, zstd or lz4, missing?)"
-	grep -qa newidle_window_pos "$w/vmlinux"
+	grep -qa "$GATE_DEBUGFS" "$w/vmlinux"
 }
 
 names=""
@@ -55,10 +56,10 @@ for role in base gate; do
 	fi
 	if has_gate "$deb"; then gate=yes; else gate=no; fi
 	case $role-$gate in
-	gate-yes) pass "the patched image holds the gate (newidle_window_pos)" ;;
-	gate-no) fail "the patched image does not hold the gate (no newidle_window_pos): is it the baseline?" ;;
-	base-no) pass "the baseline image has no gate (no newidle_window_pos)" ;;
-	base-yes) fail "the baseline image holds the gate (newidle_window_pos): is it the patched kernel?" ;;
+	gate-yes) pass "the patched image holds the gate ($GATE_DEBUGFS)" ;;
+	gate-no) fail "the patched image does not hold the gate (no $GATE_DEBUGFS): is it the baseline?" ;;
+	base-no) pass "the baseline image has no gate (no $GATE_DEBUGFS)" ;;
+	base-yes) fail "the baseline image holds the gate ($GATE_DEBUGFS): is it the patched kernel?" ;;
 	esac
 done
 # shellcheck disable=SC2086

@@ -14,11 +14,11 @@ tk=$top/lab/tester-kernels.sh
 verify=$top/lab/tester-verify.sh
 fails() { if "$@" >"$w/log" 2>&1; then return 1; fi; }
 
-# The premise of the gate check: v7.3 has no newidle_window_pos, the series does.
-t_check "v7.3 has no newidle_window_pos anywhere" \
-	test -z "$(git -C "$LINUX" grep -l newidle_window_pos "$BASE_TAG" || true)"
+# The premise of the gate check: v7.3 has no $GATE_DEBUGFS, the series does.
+t_check "v7.3 has no $GATE_DEBUGFS anywhere" \
+	test -z "$(git -C "$LINUX" grep -l "$GATE_DEBUGFS" "$BASE_TAG" || true)"
 t_check "the series adds it to kernel/sched/debug.c" \
-	git -C "$LINUX" grep -q newidle_window_pos patched -- kernel/sched/debug.c
+	git -C "$LINUX" grep -q "\"$GATE_DEBUGFS\"" patched -- kernel/sched/debug.c
 
 # The config the lab builds: what it switches on, and says.
 printf 'CONFIG_X86_64=y\nCONFIG_LOCALVERSION="-mine"\nCONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/debian-uefi-certs.pem"\n' >"$w/lack.config"
@@ -126,7 +126,7 @@ t_check "negative control: the patched one given as the baseline fails it too" \
 	grep -q '^FAIL: the baseline image holds the gate' "$w/log"
 
 for s in "${base##*/}" "${gate##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' \
-	'/sys/kernel/debug/sched/domains/cpu0/domain0/newidle_window_pos' 'sudo bench/bare-metal.sh' 'thread on LKML'; do
+	"/sys/kernel/debug/sched/domains/cpu0/domain0/$GATE_DEBUGFS" 'sudo bench/bare-metal.sh' 'thread on LKML'; do
 	t_check "checklist: $s" grep -qF -- "$s" "$dest/CHECKLIST.txt"
 done
 
