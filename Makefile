@@ -6,7 +6,7 @@
 VARIANT ?= patched
 SCRIPT ?= lab/guest/show.sh
 
-.PHONY: all help check deps fetch apply build guest boot export sim bench bench-kernels lkml outbox stress clean distclean
+.PHONY: all help check deps fetch apply build guest boot export sim bench bench-kernels tester-kernels lkml outbox stress clean distclean
 
 all:
 	lab/main.sh
@@ -42,6 +42,11 @@ bench:
 # Kernels A/B/A: baseline / patched / baseline boots (builds the baseline).
 bench-kernels:
 	bench/kernels.sh
+
+# Baseline and patched Debian packages for a tester, from one config:
+# CONFIG=/path/to/config (default: the running kernel's; 'guest': the lab's).
+tester-kernels: deps
+	lab/tester-kernels.sh $(CONFIG)
 
 # The checks maintainers and the build robot run (long: builds every patch).
 lkml:

@@ -160,3 +160,7 @@ bench_machine() {
 		echo "EMULATED (QEMU ${LAB_ACCEL:-tcg}): smoke test of the harness, not a performance claim"
 	fi
 }
+
+# The gate's debugfs file in each sched domain's directory: a name v7.3 does
+# not have, so the tester kernels are told apart by it (lab/tester-*.sh).
+GATE_DEBUGFS=${GATE_DEBUGFS:-newidle_gate}

@@ -1,0 +1,147 @@
+#!/bin/bash
+# Kernels for a tester: v7.3 (baseline) and v7.3 + the series (patched), built
+# from one config as Debian packages that cannot be mistaken for each other.
+# Usage: lab/tester-kernels.sh [CONFIG]     (or CONFIG=... in the environment)
+#   CONFIG: a kernel .config (.gz too); 'guest' for the lab's small guest
+#   config; default: the running kernel's (/proc/config.gz, /boot/config-*).
+# Output: TESTER_OUT (default out/tester-kernels): the linux-image packages,
+# CHECKLIST.txt; per kernel base/ and gate/ with the build and its log.
+# TESTER_SPACE_MB overrides the estimate of the disk space the builds need.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cfg=${1:-${CONFIG:-}}
+dest=${TESTER_OUT:-$OUT/tester-kernels}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# 1. The config, checked before anything is touched.
+if [ -z "$cfg" ]; then
+	if [ -r /proc/config.gz ]; then cfg=/proc/config.gz
+	elif [ -r "/boot/config-$(uname -r)" ]; then cfg=/boot/config-$(uname -r)
+	else die "no config of the running kernel (/proc/config.gz, /boot/config-$(uname -r)): give one, CONFIG=/path/to/config"
+	fi
+fi
+if [ "$cfg" != guest ]; then
+	if [ ! -f "$cfg" ] || [ ! -r "$cfg" ]; then die "config '$cfg': no such readable file"; fi
+	case $cfg in
+	*.gz) gzip -dc "$cfg" >"$tmp/input.config" 2>/dev/null || die "config '$cfg': not a gzip file" ;;
+	*) cat "$cfg" >"$tmp/input.config" ;;
+	esac
+	grep -qE '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' "$tmp/input.config" ||
+		die "config '$cfg' is not a kernel config (no CONFIG_ lines)"
+	if [ "$(uname -m)" = x86_64 ] && ! grep -q '^CONFIG_X86_64=y' "$tmp/input.config"; then
+		die "config '$cfg' is not an x86_64 config; build on the machine it is for"
+	fi
+fi
+
+# 2. Room for both builds (and the base tree when it is not there yet),
+# checked before starting; the guest config has no modules, no debug info.
+mods=0
+dbg=0
+if [ -f "$tmp/input.config" ]; then
+	mods=$(grep -c '=m$' "$tmp/input.config" || true)
+	if grep -q '^CONFIG_DEBUG_INFO=y' "$tmp/input.config" &&
+		! grep -q '^CONFIG_DEBUG_INFO_NONE=y' "$tmp/input.config"; then dbg=1; fi
+fi
+per=$((1024 + mods))
+[ "$dbg" = 0 ] || per=$((per * 4))
+want=$((2 * per))
+git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1 || want=$((want + 3072))
+want=${TESTER_SPACE_MB:-$want}
+at=$dest
+while [ ! -d "$at" ]; do at=$(dirname "$at"); done
+free=$(df -Pm "$at" | awk 'NR == 2 { print $4 }')
+if [ "$free" -lt "$want" ]; then
+	die "not enough disk space: the builds need about $((want / 1024 + 1)) GiB ($want MiB) in $dest, which has $free MiB free; free some, or set TESTER_OUT to a larger disk"
+fi
+say "disk: about $want MiB needed, $free MiB free in $at"
+
+# 3. The trees: the base, and the series applied (its errors name the patch and hunk).
+"$LAB_TOP/lab/fetch.sh"
+"$LAB_TOP/lab/apply.sh" || die "the series in $PATCHES does not apply to $BASE_TAG (above: the patch and the hunk); no kernel built"
+base_src=$OUT/src/baseline
+gate_src=$LINUX
+for s in "$base_src" "$gate_src"; do
+	[ -z "$(git -C "$s" status --porcelain --untracked-files=no)" ] ||
+		die "$s has uncommitted changes: its package would not match its commit"
+done
+[ "$(git -C "$base_src" rev-parse HEAD)" = "$(git -C "$LINUX" rev-parse "$BASE_TAG^{commit}")" ] ||
+	die "$base_src is not at $BASE_TAG"
+need make gcc ccache flex bison bc dpkg-buildpackage dh_prep
+
+kmake() { local src=$1; shift; make -C "$src" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+if [ "$cfg" = guest ]; then
+	# The guest kernel's config, made as lab/build.sh makes it (patched
+	# tree, so the series' own options are in it too).
+	say "config: tinyconfig + lab/config/guest.config + lab/config/kunit.config"
+	kmake "$gate_src" O="$tmp/g" -s tinyconfig >"$tmp/g.log" 2>&1 || { cat "$tmp/g.log" >&2; die "tinyconfig failed"; }
+	"$gate_src/scripts/kconfig/merge_config.sh" -m -O "$tmp/g" "$tmp/g/.config" \
+		"$LAB_TOP/lab/config/guest.config" "$LAB_TOP/lab/config/kunit.config" >>"$tmp/g.log" 2>&1 ||
+		{ cat "$tmp/g.log" >&2; die "merge_config failed"; }
+	kmake "$gate_src" O="$tmp/g" -s olddefconfig >>"$tmp/g.log" 2>&1 || { cat "$tmp/g.log" >&2; die "olddefconfig failed"; }
+	cp "$tmp/g/.config" "$tmp/input.config"
+fi
+
+# 4. What the lab changes in the config, said once; the same for both kernels.
+notes=$("$LAB_TOP/lab/tester-config.sh" "$tmp/input.config" "$tmp/tester.config")
+[ -z "$notes" ] || while IFS= read -r n; do say "config: $n"; done <<<"$notes"
+
+# 5. The two kernels: same config, same compiler, names that tell them apart.
+mkdir -p "$dest"
+rm -f "$dest"/*.deb "$dest/CHECKLIST.txt" "$dest/config.diff"
+build() {
+	local v=$1 src=$2 sha rel d b start rc
+	sha=$(git -C "$src" rev-parse --short=12 HEAD)
+	rel=$(kmake "$src" -s kernelversion)-newidle-$v-g$sha
+	d=$dest/$v
+	b=$d/build
+	mkdir -p "$b"
+	rm -f "$d"/*.deb "$d"/*.changes "$d"/*.buildinfo
+	cp "$tmp/tester.config" "$b/.config"
+	kmake "$src" O="$b" LOCALVERSION="-newidle-$v-g$sha" olddefconfig >"$d/config.log" 2>&1 ||
+		die "$v: olddefconfig failed on this config: see $d/config.log"
+	for s in SCHEDSTATS DEBUG_FS; do
+		grep -q "^CONFIG_$s=y" "$b/.config" || die "$v: CONFIG_$s is off after olddefconfig (a dependency of it is off in the config)"
+	done
+	say "$v: building $rel as Debian packages with -j$JOBS (log: $d/build.log)"
+	start=$(date +%s)
+	set +e
+	DEB_BUILD_OPTIONS=terse DEB_BUILD_PROFILES="pkg.linux-newidle-$v.nokerneldbg" \
+		kmake "$src" O="$b" -j"$JOBS" LOCALVERSION="-newidle-$v-g$sha" KDEB_PKGVERSION="$rel-1" \
+		KDEB_SOURCENAME="linux-newidle-$v" KDEB_CHANGELOG_DIST=unstable DPKG_FLAGS=-d bindeb-pkg 2>&1 |
+		tee "$d/build.log" | awk -v v="$v" '
+		/^  (CC|AS|LD|AR)/ { n++; if (n % 400 == 0) { printf "[lab] %s: %d objects, at %s\n", v, n, $2; fflush() } }
+		/ error: / { print; fflush() }'
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" != 0 ]; then
+		grep -E 'error|Error' "$d/build.log" | tail -15 >&2 || true
+		die "$v: the kernel does not build with this config (make bindeb-pkg exit $rc): see $d/build.log; no packages"
+	fi
+	mv "$d"/linux-image-"$rel"_*.deb "$dest/" 2>/dev/null || die "$v: no linux-image-$rel package in $d"
+	mv "$d"/linux-headers-"$rel"_*.deb "$dest/" 2>/dev/null || true
+	say "$v: $rel packaged in $(( $(date +%s) - start ))s"
+}
+build base "$base_src"
+build gate "$gate_src"
+diff <(grep CONFIG_ "$dest/base/build/.config") <(grep CONFIG_ "$dest/gate/build/.config") |
+	grep '^[<>]' >"$dest/config.diff" || true
+# Only in the options the series adds: any other difference means two configs.
+for s in $(sed -E 's/^[<>] (# )?(CONFIG_[A-Za-z0-9_]+).*/\2/' "$dest/config.diff" | sort -u); do
+	! git -C "$base_src" grep -qE "^(menu)?config ${s#CONFIG_}\$" -- '*Kconfig*' ||
+		die "the two configs differ in $s, which v7.3 has too: see $dest/config.diff"
+done
+say "the configs differ only in the series' own options:" "$(sed -E 's/^[<>] //' "$dest/config.diff" | paste -sd ' ')"
+
+# 6. The packages checked, then the tester's checklist.
+base_deb=$(ls "$dest"/linux-image-*-newidle-base-*.deb)
+gate_deb=$(ls "$dest"/linux-image-*-newidle-gate-*.deb)
+"$LAB_TOP/lab/tester-verify.sh" "$base_deb" "$gate_deb"
+{
+	echo "Config: $cfg; compiler: $(gcc --version | head -1)"
+	[ -z "$notes" ] || { echo "The lab changed in it, for both kernels:"; sed 's/^/  - /' <<<"$notes"; }
+	echo "Series: lab commit $(git -C "$LAB_TOP" rev-parse --short=12 HEAD)$(git -C "$LAB_TOP" status --porcelain -- patches | grep -q . && echo ' (patches/ modified)'), series hash $(series_hash)"
+	"$LAB_TOP/lab/tester-checklist.sh" "$base_deb" "$gate_deb"
+} >"$dest/CHECKLIST.txt"
+cat "$dest/CHECKLIST.txt"
