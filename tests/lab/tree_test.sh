@@ -27,24 +27,65 @@ t_check "negative control: the baseline (v7.3) initramfs has no such test" eval 
 t_check "guest: both carry futexbench and aba.sh" \
 	eval 'grep -qx lab/bin/futexbench "$w/baseline.list" && grep -qx lab/bin/aba.sh "$w/patched.list"'
 
-# --- the outbox: scratch places, a sim that fails, a report from emulation
-export OUTBOX_DIR=$w/outbox
+# --- the outbox: scratch places, the sender, a sim that fails, a report
+# from emulation, the model's claim, the lint on planted faults
+export OUTBOX_DIR=$w/outbox OUTBOX_SIM_TABLE=$top/tests/lab/A-lockon.sample
+ident() { env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$1" \
+	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$2" "${@:3}"; }
+me() { ident "Ada Tester" "ada.tester@mail.kernel-lab.org" "$@"; }
+proj=$(git mailinfo /dev/null /dev/null <"$PATCHES/$(series_list | head -1)" | sed -n "s/^Author: //p; s/^Email: /</p" | paste -sd" " | sed "s/\$/>/")
+pname=${proj% <*} pmail=${proj##*<}
+t_check "outbox: the project's placeholder identity is refused, naming what to set" \
+	refuses_with "is the project's placeholder" ident "$pname" "${pmail%>}" lab/outbox.sh
+t_check "outbox: an address that cannot receive mail is refused" \
+	refuses_with "cannot receive mail" ident "Ada Tester" "ada@users.noreply.github.com" lab/outbox.sh
+t_check "outbox: an unset identity is refused, naming user.name" \
+	refuses_with "user.name or user.email is unset" ident "" "" lab/outbox.sh
+t_check "outbox: a version 1 is refused (a new series has none)" \
+	refuses_with "leave it unset for a new series" me env LKML_VERSION=1 lab/outbox.sh
 mkdir -p "$w/fakegcc"
 printf '#!/bin/sh\necho "fake gcc: no" >&2\nexit 1\n' >"$w/fakegcc/gcc"
 chmod +x "$w/fakegcc/gcc"
 t_check "outbox: a sim that fails stops it, said" \
-	refuses_with "the sim did not run" env PATH="$w/fakegcc:$PATH" lab/outbox.sh
-t_check "outbox: and nothing was written" test ! -e "$w/outbox/v5"
-printf 'Machine: host x\nEMULATED (QEMU tcg): smoke test of the harness, not a performance claim\nfutex: completions_per_s 424242.4242\n' >"$w/emulated.txt"
+	refuses_with "the sim did not run" me env PATH="$w/fakegcc:$PATH" lab/outbox.sh
+t_check "outbox: and nothing was written" test ! -e "$w/outbox/v1"
+sed '0,/gate\/64 .*met$/s/\(gate\/64 .*\)met$/\1MISSED/' tests/lab/A-lockon.sample >"$w/A-missed.txt"
+t_check "outbox: a model table where the gate misses its claim stops it" \
+	refuses_with "does not back the cover letter" me env OUTBOX_SIM_TABLE="$w/A-missed.txt" lab/outbox.sh
+printf 'Machine: host x\nemulated (icount): same cost per instruction, no caches\nfutex: completions_per_s 424242.4242\n' >"$w/emulated.txt"
 rc=0
-OUTBOX_BENCH=$w/emulated.txt lab/outbox.sh >"$w/outbox.log" 2>&1 || rc=$?
+me env OUTBOX_BENCH="$w/emulated.txt" lab/outbox.sh >"$w/outbox.log" 2>&1 || rc=$?
 t_check "outbox: with a report from emulation it is written ($rc)" test "$rc" = 0
-cover=$(ls "$w"/outbox/v5/*0000-cover-letter.patch 2>/dev/null || echo none)
+cover=$(ls "$w"/outbox/v1/0000-cover-letter.patch 2>/dev/null || echo none)
+t_check "outbox: a new series: no version in the subjects" eval '! grep -q "^Subject: \[PATCH v" "$w"/outbox/v1/*.patch'
 t_check "outbox: the emulated figures are not in the cover letter" eval '! grep -q 424242 "$cover"'
 t_check "outbox: the letter says there is no report from hardware" grep -q 'no benchmark report from hardware' "$cover"
-sed '/EMULATED/d' "$w/emulated.txt" >"$w/hardware.txt"
-OUTBOX_BENCH=$w/hardware.txt lab/outbox.sh >"$w/outbox.log" 2>&1 || true
-t_check "negative control: a report from hardware is pasted" grep -q 424242 "$w"/outbox/v5/*0000-cover-letter.patch
+t_check "outbox: every From: is the sender" eval '! grep "^From: " "$w"/outbox/v1/*.patch | grep -v -q "From: Ada Tester <ada.tester@mail.kernel-lab.org>"'
+t_check "outbox: every patch is signed off by the sender" \
+	test "$(grep -l '^Signed-off-by: Ada Tester <ada.tester@mail.kernel-lab.org>' "$w"/outbox/v1/00[0-9][1-9]-*.patch | wc -l)" = "$(series_list | wc -l)"
+t_check "outbox: the placeholder identity is gone from the mails" eval '! grep -q -F -e "${pmail%>}" -e "$pname" "$w"/outbox/v1/*.patch'
+t_check "outbox: the model's table is in the letter, labelled" \
+	eval 'grep -q "a model, not a measurement" "$cover" && grep -q -E "^ +0 +0% +[0-9.]+% / " "$cover"'
+t_check "outbox: Qing Wang's v4 is credited" \
+	eval 'grep -q "Suggested-by: Qing Wang" "$w"/outbox/v1/*.patch && grep -q "PATCH v4" "$cover"'
+# the lint, on planted faults in a copy of the good outbox
+lint() { cp -r "$w/outbox/v1" "$w/lint"; sed -i "$1" "$w/lint/$2"; rc=0
+	lab/outbox-lint.sh "$w/lint" "Ada Tester <ada.tester@mail.kernel-lab.org>" >"$w/lint.log" || rc=$?
+	rm -rf "$w/lint"; [ "$rc" != 0 ] && grep -q "$3" "$w/lint.log"; }
+t_check "lint: the good outbox passes" lab/outbox-lint.sh "$w/outbox/v1" "Ada Tester <ada.tester@mail.kernel-lab.org>"
+c=0000-cover-letter.patch p1=$(cd "$w/outbox/v1" && ls 0001-*.patch)
+t_check "lint: a placeholder left fails" lint '$a @BENCH_TABLE@' "$c" "placeholder left"
+t_check "lint: a path of the lab fails" lint '$a see sim/gate_sim.c' "$c" "names a path of the lab"
+t_check "lint: the repository's absolute path fails" lint "\$a $top/out/x" "$p1" "names this repository's path"
+t_check "lint: an emulated figure fails" lint '$a Under QEMU the gate made 11215 ops/s.' "$c" "figure from emulation"
+t_check "lint: an unlabelled model table fails" lint 's/a model, not a measurement/measured/' "$c" "not labelled"
+t_check "lint: a Tested-by of someone else fails" lint '/^Signed-off-by:/i Tested-by: Kayra Cizmeci <k@example.org>' "$p1" "claims another person's action"
+t_check "lint: a Link: fails" lint '/^Signed-off-by:/i Link: https://example.org/x' "$p1" "no Link:"
+t_check "lint: a version on a new series fails" lint 's/^Subject: \[PATCH /Subject: [PATCH v5 /' "$p1" "numbers a series"
+t_check "lint: another person's Signed-off-by fails" lint '/^Signed-off-by:/i Signed-off-by: Qing Wang <q@example.org>' "$p1" "is not the sender"
+sed '/emulated/d' "$w/emulated.txt" >"$w/hardware.txt"
+me env OUTBOX_BENCH="$w/hardware.txt" lab/outbox.sh >"$w/outbox.log" 2>&1 || true
+t_check "negative control: a report from hardware is pasted" grep -q 424242 "$w"/outbox/v1/0000-cover-letter.patch
 t_check "outbox: the earlier one became the previous outbox" test -d "$w/outbox/previous"
 t_check "outbox: out/outbox was not touched" eval '! grep -qs 424242 "$OUT"/outbox/v*/*0000-cover-letter.patch'
 
