@@ -6,9 +6,17 @@
 #
 # Usage: bench/aba.sh [-w futex|hackbench|stress] [-k RUNS] [-s SECONDS]
 #                     [-t THREADS] [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
+#                     [-i MS] [-u SECONDS] [-D]
 #   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
 #   -c NAME      no toggling: K runs as they are, labelled NAME (one boot of
 #                a kernels A/B/A, bench/kernels.sh)
+#   -i MS        futex: count completions per MS milliseconds, and report
+#                the transient apart from the steady state: transient_per_s
+#                (the first MS after the workload starts) and steady_per_s
+#                (after the warm-up of -u SECONDS, default 1)
+#   -D           rebuild the sched domains before each run (a cpuset
+#                partition switched root -> member), so that each run's
+#                transient starts from fresh domains
 #   futex: futexbench -t THREADS -w WAKE -r SECONDS (default 8 threads, 4 wakes)
 #   hackbench: hackbench -g THREADS -l 100*SECONDS (groups; rt-tests)
 #   stress: stress-ng --futex THREADS -t SECONDS --metrics-brief
@@ -18,11 +26,12 @@
 # with its output: no measurement is lost silently.
 set -eu
 FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
-w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout only=""
-while getopts w:k:s:t:W:f:o:c: opt; do
+w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout only="" iv=0 warm=1 rebuild=""
+while getopts w:k:s:t:W:f:o:c:i:u:D opt; do
 	case $opt in
 	w) w=$OPTARG ;; k) k=$OPTARG ;; s) s=$OPTARG ;; t) t=$OPTARG ;;
 	W) W=$OPTARG ;; f) f=$OPTARG ;; o) o=$OPTARG ;; c) only=$OPTARG ;;
+	i) iv=$OPTARG ;; u) warm=$OPTARG ;; D) rebuild=1 ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
 done
@@ -35,6 +44,10 @@ esac
 for n in "$k" "$s" "$t" "$W"; do
 	case $n in ''|*[!0-9]*|0) die "-k, -s, -t and -W take positive numbers" ;; esac
 done
+for n in "$iv" "$warm"; do
+	case $n in ''|*[!0-9]*) die "-i and -u take numbers" ;; esac
+done
+[ "$iv" = 0 ] || [ "$warm" -lt "$s" ] || die "-u (warm-up) must be shorter than -s"
 if [ "$FEAT" = /sys/kernel/debug/sched/features ] && [ ! -e "$FEAT" ]; then
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 fi
@@ -62,7 +75,7 @@ trap 'exit 130' INT TERM
 # one run of the workload, its output on stdout
 workload() {
 	case $w in
-	futex) futexbench -t "$t" -w "$W" -r "$s" ;;
+	futex) futexbench -t "$t" -w "$W" -r "$s" $([ "$iv" = 0 ] || echo "-i $iv") ;;
 	hackbench) hackbench -g "$t" -l $((s * 100)) ;;
 	stress) stress-ng --futex "$t" -t "$s" --metrics-brief ;;
 	esac
@@ -71,12 +84,32 @@ workload() {
 figures() {
 	case $w in
 	futex)
-		tr ' ' '\n' | sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
+		tee "$tmp/fout" | grep -v '^interval ' | tr ' ' '\n' |
+			sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
 			grep -v -e '^threads ' -e '^wake ' -e '^seconds ' || true
+		# the first interval, and the intervals after the warm-up
+		[ "$iv" = 0 ] || awk -v w="$warm" '/^interval / {
+				split($2, a, "="); split($3, b, "="); t = a[2]; c = b[2]
+				if (!n++) printf "transient_per_s %.1f\n", c * 1000 / t
+				if (prev >= w * 1000) { sc += c; st += t - prev }
+				prev = t }
+			END { if (st > 0) printf "steady_per_s %.1f\n", sc * 1000 / st }' "$tmp/fout"
 		;;
 	hackbench) sed -n 's/^Time: *\([0-9.]*\).*/seconds \1/p' ;;
 	stress) awk '$4 == "futex" && $5 ~ /^[0-9]/ { print "bogo_ops_per_s", $9 }' ;;
 	esac
+}
+
+# rebuild the sched domains: a cpuset partition of the upper half of the
+# CPUs switched to root and back (as lab/guest/stress.sh does)
+rebuild_domains() {
+	cg=/sys/fs/cgroup
+	n=$(grep -c ^processor /proc/cpuinfo)
+	echo +cpuset >$cg/cgroup.subtree_control 2>/dev/null && mkdir -p $cg/aba &&
+		echo "$((n / 2))-$((n - 1))" >$cg/aba/cpuset.cpus &&
+		echo root >$cg/aba/cpuset.cpus.partition &&
+		echo member >$cg/aba/cpuset.cpus.partition && rmdir $cg/aba ||
+		die "cannot rebuild the sched domains (-D: needs cgroup2 with cpuset)"
 }
 
 tmp=$(mktemp -d)
@@ -90,6 +123,7 @@ while [ $i -le "$k" ]; do
 			[ "$(state)" = "$([ $cond = B ] && echo "NO_$f" || echo "$f")" ] ||
 				die "writing $FEAT did not take effect"
 		fi
+		[ -z "$rebuild" ] || rebuild_domains
 		echo "# run $i/$k condition $cond ($(state))" >&2
 		rc=0
 		workload >"$tmp/out" 2>&1 || rc=$?

@@ -154,15 +154,36 @@ checkpatch_findings() {
 	return $bad
 }
 
+# bench_accel: the accelerator of the benchmark boots (BENCH_ACCEL): kvm
+# where /dev/kvm is usable, else icount (guest time follows the instructions
+# executed: runs repeat within about 1 %); tcg (multi-threaded) on request.
+bench_accel() {
+	local a=${BENCH_ACCEL:-}
+	if [ -z "$a" ]; then
+		if [ -w /dev/kvm ]; then a=kvm; else a=icount; fi
+	fi
+	case $a in tcg|icount|kvm) echo "$a" ;; *) die "BENCH_ACCEL must be icount, tcg or kvm, not '$a'" ;; esac
+}
+
+# The line every emulated report carries, and what it means.
+BENCH_ICOUNT_LINE="emulated (icount): same cost per instruction, no caches; compares scheduling decisions, not hardware speed"
+
 # The lines every benchmark report starts with: where it ran, and whether
 # it ran under emulation.
 bench_machine() {
+	local accel=${LAB_ACCEL:-tcg}
 	echo "Machine: host $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
-		"$(nproc) CPUs; guest QEMU ${LAB_ACCEL:-tcg}, ${LAB_CPUS:-4} vCPUs (${LAB_SOCKETS:-2} sockets)"
+		"$(nproc) CPUs; guest QEMU $accel$([ "$accel" = icount ] && echo " shift ${LAB_ICOUNT_SHIFT:-3}")," \
+		"${LAB_CPUS:-4} vCPUs (${LAB_SOCKETS:-2} sockets)"
 	# TCG and icount are emulation: the figures are not a performance claim
-	if [ "${LAB_ACCEL:-tcg}" != kvm ]; then
-		echo "EMULATED (QEMU ${LAB_ACCEL:-tcg}): smoke test of the harness, not a performance claim"
-	fi
+	case $accel in
+	icount)
+		echo "EMULATED (QEMU icount): not a performance claim"
+		echo "$BENCH_ICOUNT_LINE"
+		;;
+	kvm) ;;
+	*) echo "EMULATED (QEMU $accel): smoke test of the harness, not a performance claim" ;;
+	esac
 }
 
 # The gate's debugfs file in each sched domain's directory: a name v7.3 does
