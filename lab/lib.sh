@@ -160,9 +160,24 @@ checkpatch_findings() {
 bench_accel() {
 	local a=${BENCH_ACCEL:-}
 	if [ -z "$a" ]; then
-		if [ -w /dev/kvm ]; then a=kvm; else a=icount; fi
+		if kvm_usable; then a=kvm; else a=icount; fi
 	fi
 	case $a in tcg|icount|kvm) echo "$a" ;; *) die "BENCH_ACCEL must be icount, tcg or kvm, not '$a'" ;; esac
+}
+
+# kvm_usable: whether QEMU runs a guest under KVM here, as lab/boot.sh
+# would (-cpu host): its firmware must print its banner within 3 s. A
+# /dev/kvm that opens is not enough (nested KVM may refuse the CPU's MSRs).
+kvm_usable() {
+	local f
+	[ -w /dev/kvm ] || return 1
+	f=$(mktemp)
+	(timeout 3 qemu-system-x86_64 -accel kvm -cpu host -m 64 -nodefaults -display none \
+		-monitor none -chardev file,id=d,path="$f" -device isa-debugcon,iobase=0x402,chardev=d \
+		>/dev/null 2>&1) 2>/dev/null || true
+	if grep -q SeaBIOS "$f"; then rm -f "$f"; return 0; fi
+	rm -f "$f"
+	return 1
 }
 
 # The line every emulated report carries, and what it means.
