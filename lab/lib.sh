@@ -174,7 +174,7 @@ kvm_usable() {
 	f=$(mktemp)
 	(timeout 3 qemu-system-x86_64 -accel kvm -cpu host -m 64 -nodefaults -display none \
 		-monitor none -chardev file,id=d,path="$f" -device isa-debugcon,iobase=0x402,chardev=d \
-		>/dev/null 2>&1) 2>/dev/null || true
+		>/dev/null 2>&1; :) 2>/dev/null
 	if grep -q SeaBIOS "$f"; then rm -f "$f"; return 0; fi
 	rm -f "$f"
 	return 1
