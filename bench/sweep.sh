@@ -5,6 +5,7 @@
 # SWEEP_SECONDS; per shift and length, each condition's mean and CV
 # (steady and transient apart), and the host's wall time per guest second.
 # Usage: bench/sweep.sh            (results: out/bench/sweep-DATE/sweep.txt)
+#        LAB_KERNEL=bzImage bench/sweep.sh: that kernel, VARIANT's initramfs
 # Settings: SWEEP_SHIFTS="2 3 4" SWEEP_SECONDS="2 3" SWEEP_RUNS=5, and
 #           bench/run.sh's BENCH_THREADS, BENCH_WAKE, BENCH_INTERVAL,
 #           BENCH_WARMUP (1 s; a length must be longer), BENCH_REBUILD
@@ -15,7 +16,8 @@ shifts=${SWEEP_SHIFTS:-2 3 4} lens=${SWEEP_SECONDS:-2 3} runs=${SWEEP_RUNS:-5}
 threads=${BENCH_THREADS:-8} wake=${BENCH_WAKE:-4} iv=${BENCH_INTERVAL:-250} warm=${BENCH_WARMUP:-1}
 need python3
 lab_lock
-"$LAB_TOP/lab/prepare.sh" guest "$variant"
+# LAB_KERNEL=bzImage: that kernel, with VARIANT's guest files as they are
+[ -n "${LAB_KERNEL:-}" ] || "$LAB_TOP/lab/prepare.sh" guest "$variant"
 dir=${BENCH_OUT:-$OUT/bench}/sweep-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$dir"
 echo "shift,seconds,runs,wall_s,guest_s" >"$dir/wall.csv"
