@@ -4,7 +4,7 @@
 # write one CSV line per measurement. Runs as root, in the lab's guest or on
 # bare metal; the feature state is restored on exit, failure or Ctrl-C.
 #
-# Usage: bench/aba.sh [-w futex|hackbench|stress] [-k RUNS] [-s SECONDS]
+# Usage: bench/aba.sh [-w futex|futex8|futex815|hackbench|stress] [-k RUNS] [-s SECONDS]
 #                     [-t THREADS] [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
 #                     [-i MS] [-u SECONDS] [-D]
 #   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
@@ -18,6 +18,8 @@
 #                partition switched root -> member), so that each run's
 #                transient starts from fresh domains
 #   futex: futexbench -t THREADS -w WAKE -r SECONDS (default 8 threads, 4 wakes)
+#   futex8, futex815: the sembench mail's two conditions as presets, 8
+#          workers waking 4 and 815 waking 101 (-t and -W are ignored)
 #   hackbench: hackbench -g THREADS -l 100*SECONDS (groups; rt-tests)
 #   stress: stress-ng --futex THREADS -t SECONDS --metrics-brief
 # CSV columns: workload,condition,run,metric,value
@@ -37,9 +39,12 @@ while getopts w:k:s:t:W:f:o:c:i:u:D opt; do
 done
 die() { echo "aba: $*" >&2; exit 1; }
 # the arguments first: bad ones are refused before anything is touched
+label=$w
 case $w in
 futex|hackbench|stress) ;;
-*) die "unknown workload '$w' (futex, hackbench, stress)" ;;
+futex8) w=futex t=8 W=4 ;;
+futex815) w=futex t=815 W=101 ;;
+*) die "unknown workload '$w' (futex, futex8, futex815, hackbench, stress)" ;;
 esac
 for n in "$k" "$s" "$t" "$W"; do
 	case $n in ''|*[!0-9]*|0) die "-k, -s, -t and -W take positive numbers" ;; esac
@@ -137,7 +142,7 @@ while [ $i -le "$k" ]; do
 			die "run $i, condition $cond: $w reported no figures"
 		fi
 		while read -r metric value; do
-			echo "$w,$cond,$i,$metric,$value"
+			echo "$label,$cond,$i,$metric,$value"
 		done <"$tmp/fig" >>"$tmp/csv"
 	done
 	i=$((i + 1))
