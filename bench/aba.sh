@@ -6,7 +6,7 @@
 #
 # Usage: bench/aba.sh [-w futex|futex8|futex815|hackbench|stress] [-k RUNS] [-s SECONDS]
 #                     [-t THREADS] [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
-#                     [-i MS] [-u SECONDS] [-D]
+#                     [-i MS] [-u SECONDS] [-D] [-S]
 #   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
 #   -c NAME      no toggling: K runs as they are, labelled NAME (one boot of
 #                a kernels A/B/A, bench/kernels.sh)
@@ -17,6 +17,12 @@
 #   -D           rebuild the sched domains before each run (a cpuset
 #                partition switched root -> member), so that each run's
 #                transient starts from fresh domains
+#   -S           schedstat deltas of each run, as more metrics (schedstats
+#                switched on for the whole A/B/A, /proc/sys/kernel/sched_schedstats):
+#                ni_lb_count and ni_lb_gained (newidle balance attempts and
+#                tasks pulled, lb_count and lb_gained of CPU_NEWLY_IDLE,
+#                all CPUs and domains), lb_gained (pulls of every kind) and
+#                run_delay_ms (time tasks waited on a runqueue); per run
 #   futex: futexbench -t THREADS -w WAKE -r SECONDS (default 8 threads, 4 wakes)
 #   futex8, futex815: the sembench mail's two conditions as presets, 8
 #          workers waking 4 and 815 waking 101 (-t and -W are ignored)
@@ -28,12 +34,12 @@
 # with its output: no measurement is lost silently.
 set -eu
 FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
-w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout only="" iv=0 warm=1 rebuild=""
-while getopts w:k:s:t:W:f:o:c:i:u:D opt; do
+w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout only="" iv=0 warm=1 rebuild="" sst=""
+while getopts w:k:s:t:W:f:o:c:i:u:DS opt; do
 	case $opt in
 	w) w=$OPTARG ;; k) k=$OPTARG ;; s) s=$OPTARG ;; t) t=$OPTARG ;;
 	W) W=$OPTARG ;; f) f=$OPTARG ;; o) o=$OPTARG ;; c) only=$OPTARG ;;
-	i) iv=$OPTARG ;; u) warm=$OPTARG ;; D) rebuild=1 ;;
+	i) iv=$OPTARG ;; u) warm=$OPTARG ;; D) rebuild=1 ;; S) sst=1 ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
 done
@@ -73,7 +79,14 @@ esac
 
 state() { tr ' ' '\n' <"$FEAT" | grep -E "^(NO_)?$f\$"; }
 orig=$(state) || die "the kernel has no feature $f"
-restore() { echo "$orig" >"$FEAT"; }
+SST=/proc/sys/kernel/sched_schedstats
+sst_orig=""
+if [ -n "$sst" ]; then
+	[ -r /proc/schedstat ] && [ -w $SST ] || die "-S: no /proc/schedstat or $SST (CONFIG_SCHEDSTATS; root)"
+	sst_orig=$(cat $SST)
+	echo 1 >$SST
+fi
+restore() { echo "$orig" >"$FEAT"; [ -z "$sst_orig" ] || echo "$sst_orig" >$SST; }
 trap restore EXIT
 trap 'exit 130' INT TERM
 
@@ -117,6 +130,14 @@ rebuild_domains() {
 		die "cannot rebuild the sched domains (-D: needs cgroup2 with cpuset)"
 }
 
+# the schedstat counters (version 17): newidle lb_count, lb_gained; every
+# lb_gained; run_delay (ns)
+schedsnap() {
+	awk '/^cpu/ { rd += $9 }
+		/^domain/ { nc += $26; ng += $33; g += $11 + $22 + $33 }
+		END { printf "%.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' /proc/schedstat
+}
+
 tmp=$(mktemp -d)
 trap 'restore; rm -rf "$tmp"' EXIT
 echo "workload,condition,run,metric,value" >"$tmp/csv"
@@ -131,12 +152,17 @@ while [ $i -le "$k" ]; do
 		[ -z "$rebuild" ] || rebuild_domains
 		echo "# run $i/$k condition $cond ($(state))" >&2
 		rc=0
+		[ -z "$sst" ] || schedsnap >"$tmp/s0"
 		workload >"$tmp/out" 2>&1 || rc=$?
+		[ -z "$sst" ] || schedsnap >"$tmp/s1"
 		if [ "$rc" != 0 ]; then
 			sed 's/^/  /' "$tmp/out" >&2
 			die "run $i, condition $cond: $w failed (exit $rc)"
 		fi
 		figures <"$tmp/out" >"$tmp/fig"
+		[ -z "$sst" ] || [ ! -s "$tmp/fig" ] || awk 'NR == 1 { split($0, a); next } {
+			printf "ni_lb_count %d\nni_lb_gained %d\nlb_gained %d\nrun_delay_ms %.3f\n",
+				$1 - a[1], $2 - a[2], $3 - a[3], ($4 - a[4]) / 1e6 }' "$tmp/s0" "$tmp/s1" >>"$tmp/fig"
 		if [ ! -s "$tmp/fig" ]; then
 			sed 's/^/  /' "$tmp/out" >&2
 			die "run $i, condition $cond: $w reported no figures"

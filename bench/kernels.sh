@@ -26,6 +26,7 @@ dir=$top/$(date +%Y%m%d-%H%M%S)-kernels
 mkdir -p "$dir"
 opts="-k $runs -s $secs -t $threads -W $wake -i $iv -u $warm"
 [ "${BENCH_REBUILD:-1}" = 0 ] || opts="$opts -D"
+[ "${BENCH_SCHEDSTAT:-1}" = 0 ] || opts="$opts -S"
 
 # kernel K (VARIANT or VARIANT+FEATURE): its variant, feature and condition
 kvariant() { echo "${1%%+*}"; }

@@ -10,6 +10,8 @@
 #           BENCH_INTERVAL=250 (ms: the transient, the first interval of a
 #           futex run)  BENCH_WARMUP=1 (s: the steady state starts after it)
 #           BENCH_REBUILD=1 (rebuild the sched domains before each run)
+#           BENCH_SCHEDSTAT=1 (each run's schedstat deltas: newidle attempts
+#           and pulls, all pulls, run delay; aba.sh -S)
 #           BENCH_CV_MAX=2 (%: a condition over it fails the report)
 #           VARIANT=patched (any variant)
 #           BENCH_OUT=out/bench  where the results go (DIR/DATE-VARIANT, and
@@ -31,6 +33,7 @@ dir=$top/$(date +%Y%m%d-%H%M%S)-$variant
 mkdir -p "$dir"
 opts="-k $runs -s $secs -t $threads -W $wake -i $iv -u $warm"
 [ "${BENCH_REBUILD:-1}" = 0 ] || opts="$opts -D"
+[ "${BENCH_SCHEDSTAT:-1}" = 0 ] || opts="$opts -S"
 
 script=$dir/guest.sh
 {
