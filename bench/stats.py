@@ -128,6 +128,11 @@ def summary(v):
             "stddev": sd, "cv_pct": 100.0 * sd / mean if mean else 0.0}
 
 
+# Counts that explain a result rather than rate it: their verdict is
+# "higher" or "lower", not "better" or "worse".
+NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "main_migrations_per_1k", "main_csw_per_1k"}
+
+
 def lower_is_better(metric):
     return (metric.startswith("seconds") or "_us_" in metric or metric.endswith("_us")
             or metric.endswith("_per_1k") or metric.startswith("usecs") or "latency" in metric
@@ -189,7 +194,9 @@ def main():
         wl, metric = k
         d = data[k]
         better = "lower" if lower_is_better(metric) else "higher"
-        lines.append("%s: %s (%s is better)" % (wl, metric, better))
+        neutral = metric in NEUTRAL
+        lines.append("%s: %s (%s)" % (wl, metric, "explains, neither way is better" if neutral
+                                       else better + " is better"))
         lines.append("  %-*s %4s %12s %12s %12s %12s %6s %8s  %-21s %s" % (
             w, "condition", "n", "mean", "median", "min", "max", "CV", "delta", "95% CI (Welch)", "verdict"))
         comp = {b: base for b, base in compares}
@@ -214,7 +221,10 @@ def main():
                     lo, hi = diff - q * se, diff + q * se
                     if lo > 0 or hi < 0:
                         up = lo > 0
-                        verdict = "better" if up == (better == "higher") else "worse"
+                        if neutral:
+                            verdict = "higher" if up else "lower"
+                        else:
+                            verdict = "better" if up == (better == "higher") else "worse"
                     else:
                         verdict = "within noise"
                     r.update({"delta_pct": pct(bm + diff, bm), "ci_low_pct": 100.0 * lo / bm,
