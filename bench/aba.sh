@@ -4,7 +4,7 @@
 # write one CSV line per measurement. Runs as root, in the lab's guest or on
 # bare metal; the feature state is restored on exit, failure or Ctrl-C.
 #
-# Usage: bench/aba.sh [-w futex|futex8|futex815|hackbench|stress] [-k RUNS] [-s SECONDS]
+# Usage: bench/aba.sh [-w futex|futex8|futex815|hackbench|stress|perfmsg|perfpipe|tbench] [-k RUNS] [-s SECONDS]
 #                     [-t THREADS] [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
 #                     [-i MS] [-u SECONDS] [-D] [-S]
 #   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
@@ -28,6 +28,10 @@
 #          workers waking 4 and 815 waking 101 (-t and -W are ignored)
 #   hackbench: hackbench -g THREADS -l 100*SECONDS (groups; rt-tests)
 #   stress: stress-ng --futex THREADS -t SECONDS --metrics-brief
+#   perfmsg: perf bench sched messaging -g THREADS -l 100*SECONDS (seconds)
+#   perfpipe: perf bench sched pipe -l 10000*SECONDS (usecs_per_op; linux-perf)
+#   tbench: tbench_srv on loopback, tbench -t SECONDS THREADS clients
+#          (mb_per_s; Debian's dbench)
 # CSV columns: workload,condition,run,metric,value
 # ABA_FEATURES=file: the sched features file (/sys/kernel/debug/sched/features).
 # A run whose workload fails or reports no figures stops the whole A/B/A
@@ -47,10 +51,10 @@ die() { echo "aba: $*" >&2; exit 1; }
 # the arguments first: bad ones are refused before anything is touched
 label=$w
 case $w in
-futex|hackbench|stress) ;;
+futex|hackbench|stress|perfmsg|perfpipe|tbench) ;;
 futex8) w=futex t=8 W=4 ;;
 futex815) w=futex t=815 W=101 ;;
-*) die "unknown workload '$w' (futex, futex8, futex815, hackbench, stress)" ;;
+*) die "unknown workload '$w' (futex, futex8, futex815, hackbench, stress, perfmsg, perfpipe, tbench)" ;;
 esac
 for n in "$k" "$s" "$t" "$W"; do
 	case $n in ''|*[!0-9]*|0) die "-k, -s, -t and -W take positive numbers" ;; esac
@@ -75,18 +79,28 @@ case $w in
 futex) command -v futexbench >/dev/null || die "futexbench not found (bench/futexbench.c)" ;;
 hackbench) command -v hackbench >/dev/null || die "hackbench not found (Debian: rt-tests)" ;;
 stress) command -v stress-ng >/dev/null || die "stress-ng not found (Debian: stress-ng)" ;;
+perf*) command -v perf >/dev/null || die "perf not found (Debian: linux-perf; in the lab's guest: LAB_HOST_PROGS)" ;;
+tbench)
+	command -v tbench >/dev/null && command -v tbench_srv >/dev/null || die "tbench not found (Debian: dbench)"
+	loadfile=/usr/share/dbench/client.txt
+	[ -f $loadfile ] || die "no $loadfile (Debian: dbench)"
+	;;
 esac
 
 state() { tr ' ' '\n' <"$FEAT" | grep -E "^(NO_)?$f\$"; }
 orig=$(state) || die "the kernel has no feature $f"
 SST=/proc/sys/kernel/sched_schedstats
-sst_orig=""
+sst_orig="" srv=""
 if [ -n "$sst" ]; then
 	[ -r /proc/schedstat ] && [ -w $SST ] || die "-S: no /proc/schedstat or $SST (CONFIG_SCHEDSTATS; root)"
 	sst_orig=$(cat $SST)
 	echo 1 >$SST
 fi
-restore() { echo "$orig" >"$FEAT"; [ -z "$sst_orig" ] || echo "$sst_orig" >$SST; }
+restore() {
+	echo "$orig" >"$FEAT"
+	[ -z "$sst_orig" ] || echo "$sst_orig" >$SST
+	[ -z "$srv" ] || kill "$srv" 2>/dev/null || true
+}
 trap restore EXIT
 trap 'exit 130' INT TERM
 
@@ -96,6 +110,9 @@ workload() {
 	futex) futexbench -t "$t" -w "$W" -r "$s" $([ "$iv" = 0 ] || echo "-i $iv") ;;
 	hackbench) hackbench -g "$t" -l $((s * 100)) ;;
 	stress) stress-ng --futex "$t" -t "$s" --metrics-brief ;;
+	perfmsg) perf bench sched messaging -g "$t" -l $((s * 100)) ;;
+	perfpipe) perf bench sched pipe -l $((s * 10000)) ;;
+	tbench) tbench -t "$s" "$t" 127.0.0.1 -c "$loadfile" ;;
 	esac
 }
 # its figures: metric value pairs, from its output on stdin
@@ -115,6 +132,9 @@ figures() {
 		;;
 	hackbench) sed -n 's/^Time: *\([0-9.]*\).*/seconds \1/p' ;;
 	stress) awk '$4 == "futex" && $5 ~ /^[0-9]/ { print "bogo_ops_per_s", $9 }' ;;
+	perfmsg) sed -n 's/^ *Total time: *\([0-9.]*\) \[sec\].*/seconds \1/p' ;;
+	perfpipe) sed -n 's/^ *\([0-9.]*\) usecs\/op.*/usecs_per_op \1/p' ;;
+	tbench) sed -n 's/^Throughput \([0-9.]*\) MB\/sec.*/mb_per_s \1/p' ;;
 	esac
 }
 
@@ -140,6 +160,13 @@ schedsnap() {
 
 tmp=$(mktemp -d)
 trap 'restore; rm -rf "$tmp"' EXIT
+if [ "$w" = tbench ]; then
+	# loopback up (the lab's guest starts with it down), the server once
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null || true
+	tbench_srv >/dev/null 2>&1 &
+	srv=$!
+	sleep 1
+fi
 echo "workload,condition,run,metric,value" >"$tmp/csv"
 i=1
 while [ $i -le "$k" ]; do
