@@ -58,8 +58,7 @@ fi
 say "disk: about $want MiB needed, $free MiB free in $at"
 
 # 3. The trees: the base, and the series applied (its errors name the patch and hunk).
-"$LAB_TOP/lab/fetch.sh"
-"$LAB_TOP/lab/apply.sh" || die "the series in $PATCHES does not apply to $BASE_TAG (above: the patch and the hunk); no kernel built"
+"$LAB_TOP/lab/prepare.sh" apply || die "the series in $PATCHES does not apply to $BASE_TAG (above: the patch and the hunk); no kernel built"
 base_src=$OUT/src/baseline
 gate_src=$LINUX
 for s in "$base_src" "$gate_src"; do
