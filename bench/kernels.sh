@@ -13,12 +13,13 @@
 # Settings as bench/run.sh, and BENCH_KERNELS.
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
-runs=${BENCH_RUNS:-5} secs=${BENCH_SECONDS:-3} threads=${BENCH_THREADS:-8} wake=${BENCH_WAKE:-4}
+runs=${BENCH_RUNS:-5} secs=${BENCH_SECONDS:-2} threads=${BENCH_THREADS:-8} wake=${BENCH_WAKE:-4}
 iv=${BENCH_INTERVAL:-250} warm=${BENCH_WARMUP:-1}
-workloads=${BENCH_WORKLOADS:-futex hackbench}
+workloads=${BENCH_WORKLOADS:-futex8 futex815}
 kernels=${BENCH_KERNELS:-dicefix plain patched patched+NO_NI_RANDOM}
 LAB_ACCEL=$(bench_accel)
-export LAB_ACCEL
+LAB_ICOUNT_SHIFT=${LAB_ICOUNT_SHIFT:-3}	# bench/sweep.sh: CV <= 1.4 % at 2 s runs
+export LAB_ACCEL LAB_ICOUNT_SHIFT
 need python3
 lab_lock
 top=${BENCH_OUT:-$OUT/bench}
@@ -86,7 +87,7 @@ rc=0
 	bench_machine
 	echo "Kernels: $(echo "$plan" | awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $3 }'), one boot each, in this order"
 	echo "Runs: $runs per boot; $secs s each (futex: transient = first ${iv} ms, steady = after ${warm} s)$([ "${BENCH_REBUILD:-1}" = 0 ] || echo "; domains rebuilt before each run");" \
-		"threads $threads, wake $wake; each kernel against the mean of the baseline boots before and after it;" \
+		"futex8: 8 workers waking 4, futex815: 815 waking 101; each kernel against the mean of the baseline boots before and after it;" \
 		"$(( $(date +%s) - start )) s in all"
 	echo
 	python3 "$LAB_TOP/bench/stats.py" "$dir/aba.csv" --title "Kernels A/B/A across boots" \

@@ -3,8 +3,8 @@
 # (NI_RANDOM / NO_NI_RANDOM / NI_RANDOM on one boot of the patched kernel).
 # Emulated (icount by default, where KVM is not usable): the figures compare
 # the scheduler's decisions on a model machine, not hardware speed.
-# Settings: BENCH_RUNS=5 BENCH_SECONDS=3 BENCH_THREADS=8 BENCH_WAKE=4
-#           BENCH_WORKLOADS="futex hackbench"  BENCH_FEATURE=NI_RANDOM
+# Settings: BENCH_RUNS=5 BENCH_SECONDS=2 BENCH_THREADS=8 BENCH_WAKE=4
+#           BENCH_WORKLOADS="futex8 futex815 hackbench" (bench-kernels: "futex8 futex815")  BENCH_FEATURE=NI_RANDOM
 #           BENCH_ACCEL=icount|tcg|kvm (default: kvm where /dev/kvm works,
 #           else icount)  LAB_ICOUNT_SHIFT=3
 #           BENCH_INTERVAL=250 (ms: the transient, the first interval of a
@@ -19,12 +19,13 @@
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 variant=${VARIANT:-patched}
-runs=${BENCH_RUNS:-5} secs=${BENCH_SECONDS:-3} threads=${BENCH_THREADS:-8} wake=${BENCH_WAKE:-4}
+runs=${BENCH_RUNS:-5} secs=${BENCH_SECONDS:-2} threads=${BENCH_THREADS:-8} wake=${BENCH_WAKE:-4}
 iv=${BENCH_INTERVAL:-250} warm=${BENCH_WARMUP:-1}
 feature=${BENCH_FEATURE:-NI_RANDOM}
-workloads=${BENCH_WORKLOADS:-futex hackbench}
+workloads=${BENCH_WORKLOADS:-futex8 futex815 hackbench}
 LAB_ACCEL=$(bench_accel)
-export LAB_ACCEL
+LAB_ICOUNT_SHIFT=${LAB_ICOUNT_SHIFT:-3}	# bench/sweep.sh: CV <= 1.4 % at 2 s runs
+export LAB_ACCEL LAB_ICOUNT_SHIFT
 need awk python3
 lab_lock
 "$LAB_TOP/lab/prepare.sh" guest "$variant"
@@ -60,7 +61,8 @@ rc=0
 	echo "Kernel: $variant, $(grep -m1 '^LAB-BEGIN' "$dir/console.txt" | cut -d' ' -f2), lab/config/guest.config"
 	echo "Runs: $runs per condition, interleaved A B A2; $secs s each (futex: transient = first ${iv} ms," \
 		"steady = after ${warm} s)$([ "${BENCH_REBUILD:-1}" = 0 ] || echo "; domains rebuilt before each run");" \
-		"threads $threads, wake $wake; boot took $(( $(date +%s) - start )) s"
+		"futex8: 8 workers waking 4, futex815: 815 waking 101, futex and hackbench: $threads threads/groups" \
+		"(wake $wake); the boot took $(( $(date +%s) - start )) s"
 	echo
 	REPORT_JSON=$dir/report.json.new REPORT_CSV=$dir/report.csv.new REPORT_PNG=$dir/report.png \
 		"$LAB_TOP/bench/report.sh" "$dir/aba.csv" \

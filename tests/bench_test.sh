@@ -79,14 +79,14 @@ t_check "runs: the fixture has three runs of each condition" test "$(runs_of "$w
 printf 'workload,condition,run,metric,value\nfutex,A,1,completions_per_s,1\nfutex,A,1,wake_us_p50,2\nfutex,A,1,wake_us_p99,3\n' >"$w/one.csv"
 t_check "negative control: one run with three metrics is one run, not two" test "$(runs_of "$w/one.csv" futex A)" = 1
 
-# Smoke run in the guest (emulated: icount unless KVM works), futex and
-# hackbench (when rt-tests is here), 2 runs of 2 s, in a scratch place:
+# Smoke run in the guest (emulated: icount unless KVM works), futex8 and
+# hackbench (when rt-tests is here), 2 runs of 1 s, in a scratch place:
 # out/bench/latest is the user's. Two runs say nothing of the CV: no limit.
-workloads=futex
-why=$(have hackbench rt-tests) && workloads="futex hackbench" || t_skip "smoke: hackbench" "$why"
+workloads=futex8
+why=$(have hackbench rt-tests) && workloads="futex8 hackbench" || t_skip "smoke: hackbench" "$why"
 latest_before=$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)
 rc=0
-BENCH_OUT=$w/bench BENCH_RUNS=2 BENCH_SECONDS=2 BENCH_WARMUP=1 BENCH_CV_MAX=0 BENCH_WORKLOADS="$workloads" \
+BENCH_OUT=$w/bench BENCH_RUNS=2 BENCH_SECONDS=1 BENCH_WARMUP=0 BENCH_CV_MAX=0 BENCH_WORKLOADS="$workloads" \
 	"$top/bench/run.sh" >"$w/run.log" 2>&1 || { rc=$?; tail -20 "$w/run.log" | sed 's/^/# /'; }
 t_check "smoke: bench/run.sh in the guest succeeds" test "$rc" = 0
 t_check "smoke: it leaves out/bench/latest alone (a scratch place: BENCH_OUT)" \
@@ -98,7 +98,9 @@ for wl in $workloads; do
 	done
 done
 t_check "smoke: futex's transient and steady state measured apart" \
-	eval 'grep -q "^futex,B,2,transient_per_s," "$d/aba.csv" && grep -q "^futex,B,2,steady_per_s," "$d/aba.csv"'
+	eval 'grep -q "^futex8,B,2,transient_per_s," "$d/aba.csv" && grep -q "^futex8,B,2,steady_per_s," "$d/aba.csv"'
+t_check "smoke: each run's schedstat deltas (newidle attempts and pulls)" \
+	eval 'grep -q "^futex8,B,2,ni_lb_count," "$d/aba.csv" && grep -q "^futex8,B,2,ni_lb_gained," "$d/aba.csv"'
 t_check "smoke: the report says it is emulated" grep -q 'EMULATED' "$d/report.txt"
 if [ "$(bench_accel)" = icount ]; then
 	t_check "smoke: the report says what icount compares" grep -qxF "$BENCH_ICOUNT_LINE" "$d/report.txt"
