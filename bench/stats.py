@@ -133,6 +133,10 @@ def summary(v):
 NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "main_migrations_per_1k", "main_csw_per_1k"}
 
 
+# What the summary table shows besides the main metrics: the schedstat deltas.
+EXPLAIN = ["ni_lb_count", "ni_lb_gained", "lb_gained", "run_delay_ms"]
+
+
 def lower_is_better(metric):
     return (metric.startswith("seconds") or "_us_" in metric or metric.endswith("_us")
             or metric.endswith("_per_1k") or metric.startswith("usecs") or "latency" in metric
@@ -251,6 +255,8 @@ def main():
                     name(b), " and ".join(name(x) for x in base), r["delta_pct"], r["verdict"],
                     name(base[-1]), name(base[0]), r["drift_pct"]))
         lines.append("")
+    if len(conds) > 3:
+        lines[2:2] = summary_table(rows, keys, conds, name, primary)
     if o.cv_max > 0:
         lines.append("CV limit %.4g%% (BENCH_CV_MAX) on %s: %s" % (
             o.cv_max, ", ".join(sorted(primary & {m for _, m in keys})) or "no metric here",
@@ -276,11 +282,33 @@ def main():
             f.write("\n")
         os.replace(o.json_out + ".tmp", o.json_out)
     if o.png_out:
-        plot(rows, o.png_out, o.title)
+        plot([r for r in rows if r["metric"] in primary or r["metric"] in EXPLAIN], o.png_out, o.title)
     if over:
         for x in over:
             print("report: CV over the limit of %.4g%%: %s" % (o.cv_max, x), file=sys.stderr)
         sys.exit(3)
+
+
+def summary_table(rows, keys, conds, name, primary):
+    """MMTests-style: a column per condition (kernel), a row per workload's
+    main metric: mean and CV, then each compared one's delta and verdict."""
+    short = {"better": "better", "worse": "worse", "within noise": "~", "higher": "higher",
+             "lower": "lower", "too few runs": "few runs"}
+    cw = max([len(name(c)) for c in conds] + [17])
+    out = ["Summary: mean (CV); delta against its two baselines, verdict (~: within noise)",
+           "  %-34s" % "" + "".join(" %*s" % (cw, name(c)) for c in conds)]
+    for wl, metric in keys:
+        if metric not in primary and metric not in EXPLAIN:
+            continue
+        by = {r["condition"]: r for r in rows if r["workload"] == wl and r["metric"] == metric}
+        out.append("  %-34s" % ("%s %s" % (wl, metric)) + "".join(
+            " %*s" % (cw, "%.6g (%.2f%%)" % (by[c]["mean"], by[c]["cv_pct"]) if c in by else "-") for c in conds))
+        if any(by[c]["delta_pct"] is not None for c in by):
+            out.append(("  %-34s" % "" + "".join(
+                " %*s" % (cw, "%+.2f%% %s" % (by[c]["delta_pct"], short.get(by[c]["verdict"], by[c]["verdict"]))
+                          if c in by and by[c]["delta_pct"] is not None else "") for c in conds)).rstrip())
+    out.append("")
+    return out
 
 
 def plot(rows, png, title):
@@ -298,6 +326,7 @@ def plot(rows, png, title):
         dat = f.name
     gp = """set terminal pngcairo size 1100,%d font ",9"
 set output "%s"
+set termoption noenhanced
 set title "%s: delta against the mean of both baselines, 95%% CI (Welch)"
 set xlabel "%% of the baselines' mean"
 set grid xtics
