@@ -10,7 +10,8 @@
 # BENCH_WARMUP s). Kernels: dicefix (v7.3 + the series' first patch),
 # plain (the series with bench/plain-gate.patch), patched (the series),
 # patched+NO_NI_RANDOM (the series with NO_NI_RANDOM), baseline.
-# Settings as bench/run.sh, and BENCH_KERNELS.
+# Settings as bench/run.sh, and BENCH_KERNELS; BENCH_PLAN_ONLY=1 prints the
+# boots (VARIANT FEATURE CONDITION) and the comparisons, and runs nothing.
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 runs=${BENCH_RUNS:-5} secs=${BENCH_SECONDS:-2} threads=${BENCH_THREADS:-8} wake=${BENCH_WAKE:-4}
@@ -21,10 +22,6 @@ LAB_ACCEL=$(bench_accel)
 LAB_ICOUNT_SHIFT=${LAB_ICOUNT_SHIFT:-3}	# bench/sweep.sh: CV <= 1.4 % at 2 s runs
 export LAB_ACCEL LAB_ICOUNT_SHIFT
 need python3
-lab_lock
-top=${BENCH_OUT:-$OUT/bench}
-dir=$top/$(date +%Y%m%d-%H%M%S)-kernels
-mkdir -p "$dir"
 opts="-k $runs -s $secs -t $threads -W $wake -i $iv -u $warm"
 [ "${BENCH_REBUILD:-1}" = 0 ] || opts="$opts -D"
 [ "${BENCH_SCHEDSTAT:-1}" = 0 ] || opts="$opts -S"
@@ -42,11 +39,6 @@ label() {
 	*) echo "$1" | sed 's/_/ + /' ;;
 	esac
 }
-for k in $kernels; do variant_src "$(kvariant "$k")" >/dev/null; done
-for v in baseline $(for k in $kernels; do kvariant "$k"; done | sort -u); do
-	"$LAB_TOP/lab/prepare.sh" guest "$v"
-done
-
 # the boots, in order: VARIANT FEATURE CONDITION
 n=1
 plan="baseline - baseline1"
@@ -58,6 +50,21 @@ baseline - baseline$((n + 1))"
 	compare+=(--compare "$(kcond "$k"):baseline$n,baseline$((n + 1))")
 	n=$((n + 1))
 done
+if [ -n "${BENCH_PLAN_ONLY:-}" ]; then
+	# the boots and comparisons, and nothing run (tests/bench_test.sh)
+	echo "$plan"
+	printf '%s\n' "${compare[@]}" | grep -v -- '^--compare$'
+	exit 0
+fi
+for k in $kernels; do variant_src "$(kvariant "$k")" >/dev/null; done
+lab_lock
+top=${BENCH_OUT:-$OUT/bench}
+dir=$top/$(date +%Y%m%d-%H%M%S)-kernels
+mkdir -p "$dir"
+for v in baseline $(for k in $kernels; do kvariant "$k"; done | sort -u); do
+	"$LAB_TOP/lab/prepare.sh" guest "$v"
+done
+
 echo "workload,condition,run,metric,value" >"$dir/aba.csv"
 start=$(date +%s)
 i=0

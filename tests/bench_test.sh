@@ -79,6 +79,15 @@ t_check "runs: the fixture has three runs of each condition" test "$(runs_of "$w
 printf 'workload,condition,run,metric,value\nfutex,A,1,completions_per_s,1\nfutex,A,1,wake_us_p50,2\nfutex,A,1,wake_us_p99,3\n' >"$w/one.csv"
 t_check "negative control: one run with three metrics is one run, not two" test "$(runs_of "$w/one.csv" futex A)" = 1
 
+# make bench-kernels' plan: the five kernels, each between two baseline boots
+BENCH_PLAN_ONLY=1 "$top/bench/kernels.sh" >"$w/plan.txt"
+t_check "kernels: nine boots, the baseline first, last and between each two" \
+	test "$(awk 'NF == 3 { print $3 }' "$w/plan.txt" | tr '\n' ' ')" = \
+	"baseline1 dicefix baseline2 plain baseline3 patched baseline4 patched_NO_NI_RANDOM baseline5 "
+t_check "kernels: NO_NI_RANDOM set on the patched kernel" grep -qx 'patched NO_NI_RANDOM patched_NO_NI_RANDOM' "$w/plan.txt"
+t_check "kernels: each compared with the baselines before and after it" \
+	test "$(grep -c '^[a-zA-Z_]*:baseline\([1-4]\),baseline[2-5]$' "$w/plan.txt")" = 4
+
 # Smoke run in the guest (emulated: icount unless KVM works), futex8 and
 # hackbench (when rt-tests is here), 2 runs of 1 s, in a scratch place:
 # out/bench/latest is the user's. Two runs say nothing of the CV: no limit.
