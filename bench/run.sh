@@ -13,7 +13,8 @@
 #           BENCH_SCHEDSTAT=1 (each run's schedstat deltas: newidle attempts
 #           and pulls, all pulls, run delay; aba.sh -S)
 #           BENCH_CV_MAX=2 (%: a condition over it fails the report)
-#           VARIANT=patched (any variant)
+#           VARIANT=patched (any variant)  LAB_KERNEL=bzImage (a kernel built
+#           elsewhere, booted with VARIANT's guest files as they are)
 #           BENCH_OUT=out/bench  where the results go (DIR/DATE-VARIANT, and
 #           DIR/latest links to them); make check uses a scratch place
 set -euo pipefail
@@ -28,7 +29,8 @@ LAB_ICOUNT_SHIFT=${LAB_ICOUNT_SHIFT:-3}	# bench/sweep.sh: CV <= 1.4 % at 2 s run
 export LAB_ACCEL LAB_ICOUNT_SHIFT
 need awk python3
 lab_lock
-"$LAB_TOP/lab/prepare.sh" guest "$variant"
+# LAB_KERNEL=bzImage: that kernel, with VARIANT's guest files as they are
+[ -n "${LAB_KERNEL:-}" ] || "$LAB_TOP/lab/prepare.sh" guest "$variant"
 top=${BENCH_OUT:-$OUT/bench}
 dir=$top/$(date +%Y%m%d-%H%M%S)-$variant
 mkdir -p "$dir"
