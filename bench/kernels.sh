@@ -80,10 +80,10 @@ while read -r v feat cond; do
 			echo "echo BENCH-CSV-END"
 		done
 	} >"$dir/guest-$cond.sh"
-	say "kernels: boot $i of $(echo "$plan" | wc -l): $v${feat#-} as $cond ($(( $(date +%s) - start )) s so far)"
+	say "kernels: boot $i of $(echo "$plan" | wc -l): $v$([ "$feat" = - ] || echo " + $feat") as $cond ($(( $(date +%s) - start )) s so far)"
 	LAB_TIMEOUT=${LAB_TIMEOUT:-1800} "$LAB_TOP/lab/boot.sh" "$v" "$dir/guest-$cond.sh" "bench-$cond" \
-		>"$dir/console-$cond.txt" 2>&1 || { tail -30 "$dir/console-$cond.txt" >&2; die "boot of $v ($cond) failed"; }
-	"$LAB_TOP/bench/collect.sh" "$dir/console-$cond.txt" >>"$dir/aba.csv" ||
+		</dev/null >"$dir/console-$cond.txt" 2>&1 || { tail -30 "$dir/console-$cond.txt" >&2; die "boot of $v ($cond) failed"; }
+	"$LAB_TOP/bench/collect.sh" "$dir/console-$cond.txt" </dev/null >>"$dir/aba.csv" ||
 		die "no measurements from the $v boot ($cond, above)"
 done <<<"$plan"
 
