@@ -12,6 +12,6 @@ if grep -q '^BENCH-FAILED' "$c"; then
 	grep -B5 '^BENCH-FAILED' "$c" | sed 's/^/  /' >&2
 	exit 1
 fi
-rows=$(sed -n '/^BENCH-CSV-BEGIN/,/^BENCH-CSV-END/p' "$c" | grep -E '^[a-z]+,[A-Za-z0-9]+,[0-9]+,[a-z_0-9]+,' || true)
+rows=$(sed -n '/^BENCH-CSV-BEGIN/,/^BENCH-CSV-END/p' "$c" | grep -E '^[a-z][a-z0-9_.-]*,[A-Za-z0-9_]+,[0-9]+,[a-z_0-9]+,' || true)
 [ -n "$rows" ] || { echo "collect: no measurements in $c" >&2; exit 1; }
 printf '%s\n' "$rows"

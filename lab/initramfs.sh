@@ -34,13 +34,18 @@ cp "$fb" "$LAB_TOP/bench/aba.sh" "$root/lab/bin/"
 [ -d "$g/kselftest" ] && cp -a "$g/kselftest" "$root/lab/kselftest"
 cp "$LAB_TOP"/lab/guest/*.sh "$LAB_TOP/lab/guest/splats" "$root/lab/"
 # Host programs the benchmarks use, with the shared libraries they load.
-for prog in ${LAB_HOST_PROGS-hackbench stress-ng}; do
+for prog in ${LAB_HOST_PROGS-hackbench stress-ng tbench tbench_srv}; do
 	path=$(command -v "$prog" 2>/dev/null) || continue
 	cp "$path" "$root/usr/bin/"
 	for lib in $(ldd "$path" 2>/dev/null | grep -o '/[^ ]*' || true); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
+	# tbench's load file
+	if [ "$prog" = tbench ] && [ -f /usr/share/dbench/client.txt ]; then
+		mkdir -p "$root/usr/share/dbench"
+		cp /usr/share/dbench/client.txt "$root/usr/share/dbench/"
+	fi
 done
 write_to "$g/base.cpio" cpio_pack "$root"
 say "initramfs of $variant: $g/base.cpio ($(du -k "$g/base.cpio" | cut -f1) KiB, $(find "$root/lab/bin" -type f | wc -l) lab programs)"

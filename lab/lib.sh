@@ -100,12 +100,16 @@ worktree_at() {
 
 # Source tree of a kernel variant: the patched tree is out/linux itself, the
 # baseline is a git worktree of the base tag, so both stay built side by side.
+# The bench's own kernels (bench/kernels.sh) are worktrees too, made by
+# lab/variant-tree.sh: dicefix (v7.3 + the series' first patch) and plain
+# (the series with bench/plain-gate.patch).
 variant_src() {
 	case $1 in
 	patched|debug) echo "$LINUX" ;;
 	baseline|baseline-debug) echo "$OUT/src/baseline" ;;
+	dicefix|plain) echo "$OUT/src/$1" ;;	# bench only: lab/variant-tree.sh
 	bisect-*) echo "$OUT/src/bisect" ;;
-	*) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug)" ;;
+	*) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, dicefix, plain)" ;;
 	esac
 }
 
@@ -150,15 +154,51 @@ checkpatch_findings() {
 	return $bad
 }
 
+# bench_accel: the accelerator of the benchmark boots (BENCH_ACCEL): kvm
+# where /dev/kvm is usable, else icount (guest time follows the instructions
+# executed: runs repeat within about 1 %); tcg (multi-threaded) on request.
+bench_accel() {
+	local a=${BENCH_ACCEL:-}
+	if [ -z "$a" ]; then
+		if kvm_usable; then a=kvm; else a=icount; fi
+	fi
+	case $a in tcg|icount|kvm) echo "$a" ;; *) die "BENCH_ACCEL must be icount, tcg or kvm, not '$a'" ;; esac
+}
+
+# kvm_usable: whether QEMU runs a guest under KVM here, as lab/boot.sh
+# would (-cpu host): its firmware must print its banner within 3 s. A
+# /dev/kvm that opens is not enough (nested KVM may refuse the CPU's MSRs).
+kvm_usable() {
+	local f
+	[ -w /dev/kvm ] || return 1
+	f=$(mktemp)
+	(timeout 3 qemu-system-x86_64 -accel kvm -cpu host -m 64 -nodefaults -display none \
+		-monitor none -chardev file,id=d,path="$f" -device isa-debugcon,iobase=0x402,chardev=d \
+		>/dev/null 2>&1; :) 2>/dev/null
+	if grep -q SeaBIOS "$f"; then rm -f "$f"; return 0; fi
+	rm -f "$f"
+	return 1
+}
+
+# The line every emulated report carries, and what it means.
+BENCH_ICOUNT_LINE="emulated (icount): same cost per instruction, no caches; compares scheduling decisions, not hardware speed"
+
 # The lines every benchmark report starts with: where it ran, and whether
 # it ran under emulation.
 bench_machine() {
+	local accel=${LAB_ACCEL:-tcg}
 	echo "Machine: host $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
-		"$(nproc) CPUs; guest QEMU ${LAB_ACCEL:-tcg}, ${LAB_CPUS:-4} vCPUs (${LAB_SOCKETS:-2} sockets)"
+		"$(nproc) CPUs; guest QEMU $accel$([ "$accel" = icount ] && echo " shift ${LAB_ICOUNT_SHIFT:-3}")," \
+		"${LAB_CPUS:-4} vCPUs (${LAB_SOCKETS:-2} sockets)"
 	# TCG and icount are emulation: the figures are not a performance claim
-	if [ "${LAB_ACCEL:-tcg}" != kvm ]; then
-		echo "EMULATED (QEMU ${LAB_ACCEL:-tcg}): smoke test of the harness, not a performance claim"
-	fi
+	case $accel in
+	icount)
+		echo "EMULATED (QEMU icount): not a performance claim"
+		echo "$BENCH_ICOUNT_LINE"
+		;;
+	kvm) ;;
+	*) echo "EMULATED (QEMU $accel): smoke test of the harness, not a performance claim" ;;
+	esac
 }
 
 # The gate's debugfs file in each sched domain's directory: a name v7.3 does

@@ -5,6 +5,7 @@
 #   deps    the Debian packages                      lab/deps.sh
 #   fetch   + the base tree, out/linux               lab/fetch.sh
 #   apply   + patches/ on branch 'patched'           lab/apply.sh
+#           (+ the tree of dicefix or plain)         lab/variant-tree.sh
 #   build   + the kernel of VARIANT (patched)        lab/build.sh VARIANT
 #   guest   + its kselftests and initramfs           lab/selftests.sh, lab/initramfs.sh
 set -euo pipefail
@@ -20,7 +21,10 @@ for s in $steps; do
 	case $s in
 	deps) "$L/deps.sh" ;;
 	fetch) "$L/fetch.sh" ;;
-	apply) "$L/apply.sh" ;;
+	apply)
+		"$L/apply.sh"
+		case $variant in dicefix|plain) "$L/variant-tree.sh" "$variant" ;; esac
+		;;
 	build) "$L/build.sh" "$variant" ;;
 	guest)
 		"$L/selftests.sh" "$variant"
