@@ -120,4 +120,10 @@ t_check "smoke: the report, its CSV and JSON are whole (no temporary left)" \
 	eval 'test -s "$d/report.json" && test -s "$d/report.csv" && test -z "$(find "$d/" -name "*.new")"'
 t_check "smoke: NI_RANDOM restored after the run" \
 	grep -q '^# features after: NI_RANDOM$' "$d/console.txt"
+# The plain kernel of make bench-kernels is the series with a lab patch:
+# it must still apply to the series as it is now (and not to v7.3).
+pg_applies() { GIT_INDEX_FILE=$w/idx git -C "$LINUX" read-tree "$1" &&
+	GIT_INDEX_FILE=$w/idx git -C "$LINUX" apply --cached --check "$top/bench/plain-gate.patch" 2>/dev/null; }
+t_check "bench/plain-gate.patch applies to the series" pg_applies patched
+t_check "negative control: and not to v7.3" eval '! pg_applies "$BASE_TAG"'
 t_done
