@@ -8,19 +8,7 @@
  */
 #ifndef _KERNEL_SCHED_NEWIDLE_H
 #define _KERNEL_SCHED_NEWIDLE_H
-/* no includes: it comes before the test's _GNU_SOURCE */
-
-#define NEWIDLE_SCALE		1024U
-#define NEWIDLE_SUCCESS_SHIFT	6
-
-static inline unsigned int newidle_gate_left(unsigned int gate) { return gate & 2047; }
-static inline unsigned int newidle_gate_offset(unsigned int gate) { return (gate >> 11) & 1023; }
-static inline unsigned int newidle_gate_band(unsigned int gate) { return gate >> 21; }
-
-static inline unsigned int newidle_gate_pack(unsigned int left, unsigned int offset, unsigned int band)
-{
-	return left | offset << 11 | band << 21;
-}
+#include "gate_fields.h"
 
 static inline unsigned int newidle_gate_init(unsigned int rank, unsigned int weight)
 {
