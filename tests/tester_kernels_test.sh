@@ -48,7 +48,8 @@ t_check "the lab's tree is untouched" test "$(git -C "$LINUX" rev-parse patched)
 
 # A series that does not apply, on a throwaway kernel-like tree.
 (
-	export OUT=$w/out PATCHES=$w/patches BASE_TAG=base-test TESTER_OUT=$w/out/tk
+	# the disk check is its own test (above): this one must reach the series
+	export OUT=$w/out PATCHES=$w/patches BASE_TAG=base-test TESTER_OUT=$w/out/tk TESTER_SPACE_MB=1
 	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
 	mkdir -p "$w/up/kernel/sched" "$PATCHES"
 	printf 'int a;\nint b;\nint c;\nint d;\nint e;\n' >"$w/up/kernel/sched/fair.c"
