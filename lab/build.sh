@@ -15,9 +15,13 @@ b=$(variant_build "$variant")
 need make gcc ccache flex bison bc
 lab_lock
 
+# The bench kernels leave KUnit out: its suite would run at boot, before
+# the runs, and one config for v7.3 and the series lets the compiler cache
+# serve the second build (the KUnit symbol exists in the series only).
 case $variant in
 debug|baseline-debug) frags="guest kunit debug" ;;
 bisect-min) frags="guest kunit min" ;;
+bench-*) frags="guest" ;;
 *) frags="guest kunit" ;;
 esac
 [ -f "$src/Makefile" ] || die "no kernel source at $src (run lab/fetch.sh and lab/apply.sh)"

@@ -100,16 +100,16 @@ worktree_at() {
 
 # Source tree of a kernel variant: the patched tree is out/linux itself, the
 # baseline is a git worktree of the base tag, so both stay built side by side.
-# The bench's own kernels (bench/kernels.sh) are worktrees too, made by
-# lab/variant-tree.sh: dicefix (v7.3 + the series' first patch) and plain
-# (the series with bench/plain-gate.patch).
+# The bench's own kernels are worktrees too, made by lab/variant-tree.sh:
+# bench-baseline, bench-dicefix (v7.3 + the series' first patch) and
+# bench-patched, each with the lab's telemetry (bench/telemetry.patch).
 variant_src() {
 	case $1 in
 	patched|debug) echo "$LINUX" ;;
 	baseline|baseline-debug) echo "$OUT/src/baseline" ;;
-	dicefix|plain) echo "$OUT/src/$1" ;;	# bench only: lab/variant-tree.sh
+	bench-baseline|bench-dicefix|bench-patched) echo "$OUT/src/$1" ;;
 	bisect-*) echo "$OUT/src/bisect" ;;
-	*) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, dicefix, plain)" ;;
+	*) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, bench-baseline, bench-dicefix, bench-patched)" ;;
 	esac
 }
 

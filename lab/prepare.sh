@@ -5,7 +5,7 @@
 #   deps    the Debian packages                      lab/deps.sh
 #   fetch   + the base tree, out/linux               lab/fetch.sh
 #   apply   + patches/ on branch 'patched'           lab/apply.sh
-#           (+ the tree of dicefix or plain)         lab/variant-tree.sh
+#           (+ the tree of a bench-* kernel)         lab/variant-tree.sh
 #   build   + the kernel of VARIANT (patched)        lab/build.sh VARIANT
 #   guest   + its kselftests and initramfs           lab/selftests.sh, lab/initramfs.sh
 set -euo pipefail
@@ -23,7 +23,7 @@ for s in $steps; do
 	fetch) "$L/fetch.sh" ;;
 	apply)
 		"$L/apply.sh"
-		case $variant in dicefix|plain) "$L/variant-tree.sh" "$variant" ;; esac
+		case $variant in bench-*) "$L/variant-tree.sh" "$variant" ;; esac
 		;;
 	build) "$L/build.sh" "$variant" ;;
 	guest)

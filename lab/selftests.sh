@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build a variant's sched kselftests statically and install them for its
 # guest: out/guest/VARIANT/kselftest (copied into that variant's initramfs as
-# /lab/kselftest), and the negative controls out/guest/VARIANT/bin/newidle_gate_test.{dice,plain}.
+# /lab/kselftest), and the negative controls out/guest/VARIANT/bin/newidle_gate_test.NAME
+# (tests/negative/selftest/NAME.patch), each with the tests it must fail.
 # Usage: lab/selftests.sh VARIANT
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,18 +28,33 @@ log=$g/selftests.log
 make -s -C "$src/tools/testing/selftests" TARGETS=sched \
 	KSFT_INSTALL_PATH="$new" INSTALL_PATH="$new" LDFLAGS=-static \
 	install >"$log" 2>&1 || { tail -20 "$log" >&2; die "sched kselftests did not build: see $log"; }
-# The negative controls: the same test with the v7.3 dice and with the plain
-# accumulator of the first version in place of the gate (tests/negative/);
-# the guest expects each to fail the checks that tell them apart.
+# The negative controls: the same test changed by each patch of
+# tests/negative/selftest (the dice where the gate is asked for, throttled
+# where every visit must attempt, ...); the guest expects each to fail the
+# tests its header names ("fails:"), run as it says ("run:"), and to leave the
+# knobs as it found them unless it says otherwise ("leaves: changes"). A
+# patch that no longer applies stops the build.
 mkdir -p "$g/bin.new"
 t=$src/tools/testing/selftests/sched/newidle_gate_test.c
 if [ -f "$t" ]; then
-	for neg in dice plain; do
-		gcc -O2 -static -I"$src/tools/include" -isystem "$src/usr/include" \
-			-include "$LAB_TOP/tests/negative/${neg}_gate.h" \
-			-o "$g/bin.new/newidle_gate_test.$neg" "$t" ||
-			die "the $neg build of newidle_gate_test failed"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	for neg in "$LAB_TOP"/tests/negative/selftest/*.patch; do
+		name=$(basename "$neg" .patch)
+		rm -rf "$tmp/a"
+		mkdir -p "$tmp/a"
+		cp "$t" "$tmp/a/"
+		patch -s -p1 -d "$tmp/a" <"$neg" || die "tests/negative/selftest/$name.patch does not apply to $t"
+		# "../kselftest_harness.h" is found through the sched directory
+		gcc -O2 -static -I"$src/tools/testing/selftests/sched" -isystem "$src/usr/include" \
+			-o "$g/bin.new/newidle_gate_test.$name" "$tmp/a/newidle_gate_test.c" ||
+			die "the $name build of newidle_gate_test failed"
+		# its header: the tests it fails, how to run it, whether it leaves changes
+		for key in fails run leaves; do
+			sed -n "/^\$/q; s/^$key: //p" "$neg" >"$g/bin.new/newidle_gate_test.$name.$key"
+		done
 	done
+	rm -rf "$tmp"
 fi
 rm -rf "$dst" "$g/bin"
 mv "$new" "$dst"

@@ -6,7 +6,8 @@
 # so that a splat can be attributed. Every boot is judged by lab/judge.sh
 # (any splat on the console fails it) and the guest scans its dmesg.
 # Settings: STRESS_HOTPLUG=200 STRESS_REBUILDS=100 STRESS_TOGGLES=1000
-#           STRESS_TOGGLE_FEATURES="NI_RANDOM NI_RATE"  the features toggled
+#           STRESS_TOGGLE_FEATURES="NI_RANDOM NI_RATE NI_GATE"  the features toggled
+#           (v7.3, the baseline kernels: "NI_RANDOM NI_RATE")
 #           STRESS_VARIANTS="debug baseline-debug"  (make check: "patched", short)
 #           STRESS_INJECT=1 plants a backtrace (sysrq-l) before the dmesg scan:
 #           the guest's scan must fail; the console judge expects it
@@ -16,20 +17,22 @@ variants=${STRESS_VARIANTS:-debug baseline-debug}
 inject=${STRESS_INJECT:-0}
 lab_lock
 "$LAB_TOP/lab/prepare.sh" apply
-run=$OUT/run/stress.sh
 mkdir -p "$OUT/run"
-cat >"$run" <<SH
-#!/bin/sh
-export HOTPLUG=${STRESS_HOTPLUG:-200} REBUILDS=${STRESS_REBUILDS:-100} TOGGLES=${STRESS_TOGGLES:-1000}
-export TOGGLE_FEATURES="${STRESS_TOGGLE_FEATURES:-NI_RANDOM NI_RATE}"
-export STRESS_INJECT=$inject
-exec /lab/stress.sh
-SH
 expect=""
 [ "$inject" = 1 ] && expect='NMI backtrace for cpu'
 rc=0
 for v in $variants; do
 	"$LAB_TOP/lab/prepare.sh" guest "$v"
+	# v7.3 has no NI_GATE
+	case $v in baseline*) features="NI_RANDOM NI_RATE" ;; *) features="NI_RANDOM NI_RATE NI_GATE" ;; esac
+	run=$OUT/run/stress-$v.sh
+	cat >"$run" <<SH
+#!/bin/sh
+export HOTPLUG=${STRESS_HOTPLUG:-200} REBUILDS=${STRESS_REBUILDS:-100} TOGGLES=${STRESS_TOGGLES:-1000}
+export TOGGLE_FEATURES="${STRESS_TOGGLE_FEATURES:-$features}"
+export STRESS_INJECT=$inject
+exec /lab/stress.sh
+SH
 	t0=$(date +%s)
 	# the debug kernels boot slowly under TCG
 	case $v in *debug) start=${LAB_START_TIMEOUT:-300} ;; *) start=${LAB_START_TIMEOUT:-60} ;; esac

@@ -19,8 +19,18 @@ need gcc
 d=$OUT/sim
 mkdir -p "$d"
 # tools/include has the kernel's linux/types.h, hash.h and compiler.h
-gcc -O2 -g -Wall -Wextra -Werror -I"$LINUX/tools/include" -DNEWIDLE_H="\"$hdr\"" \
-	-o "$d/gate_sim" "$LAB_TOP/sim/gate_sim.c" -lm
+# the success weight as the tree has it (sched.h, fair.c), as a header
+est=$d/estimator.h
+{
+	grep -m1 '^#define NEWIDLE_SUCCESS_SHIFT' "$LINUX/kernel/sched/sched.h" || true
+	awk '/^static inline unsigned int newidle_success_weight\(/,/^}/' "$LINUX/kernel/sched/fair.c"
+} >"$est"
+grep -q '^#define NEWIDLE_SUCCESS_SHIFT' "$est" && grep -q '^}' "$est" ||
+	die "the tree has no NEWIDLE_SUCCESS_SHIFT (kernel/sched/sched.h) or newidle_success_weight() (kernel/sched/fair.c)"
+# lab/host/include and tools/include have the kernel's types, hash.h and math.h
+gcc -O2 -g -Wall -Wextra -Werror -I"$LAB_TOP/lab/host/include" -I"$LINUX/tools/include" \
+	-DNEWIDLE_H="\"$hdr\"" -DESTIMATOR_H="\"$est\"" \
+	-o "$d/gate_sim" "$LAB_TOP"/sim/*.c -lm
 
 if [ "$mode" = check ]; then
 	exec "$d/gate_sim" check

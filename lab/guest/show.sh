@@ -1,9 +1,12 @@
 #!/bin/sh
-# Guest script of 'make': show the sched domains and the newidle gate of each
-# CPU, toggle NI_RANDOM and show it taking effect, then run the tests.
-# TAP on the console; the exit status says whether every test passed.
+# Guest script of 'make': show the sched domains and the newidle state of
+# each CPU; run a short futex load under each setting of NI_RANDOM, NI_GATE
+# and NI_RATE and show what changes (visits, attempts, whether the gates
+# moved, the ratios); then run the tests. TAP on the console; the exit
+# status says whether every test passed.
 F=/sys/kernel/debug/sched/features
 D=/sys/kernel/debug/sched/domains
+SST=/proc/sys/kernel/sched_schedstats
 
 echo Y >/sys/kernel/debug/sched/verbose
 echo "== sched domains (sched/verbose=Y) =="
@@ -17,5 +20,58 @@ for cpu in $D/cpu*; do
 	done
 done
 echo "== newidle features =="
-tr ' ' '\n' <$F | grep -E '^(NO_)?NI_(RANDOM|RATE)$' | sed 's/^/  /'
+tr ' ' '\n' <$F | grep -E '^(NO_)?NI_(RANDOM|RATE|GATE)$' | sed 's/^/  /'
+
+# every domain's newidle visits, gate, ratio and attempts, one line each
+state1() {
+	awk '/^domain/ { print $26 }' /proc/schedstat >/tmp/att
+	i=0
+	while [ -d $D/cpu$i ]; do
+		for dom in $D/cpu$i/domain*; do
+			echo "$(cat "$dom/newidle_call") $(tr ' ' , <"$dom/newidle_gate") $(cat "$dom/newidle_ratio")"
+		done
+		i=$((i + 1))
+	done | paste -d' ' - /tmp/att
+}
+# the same, read until two reads agree: no CPU went newly idle in between
+state() {
+	state1 >/tmp/st.a
+	for try in 1 2 3 4 5; do
+		state1 >/tmp/st.b
+		cmp -s /tmp/st.a /tmp/st.b && break
+		mv /tmp/st.b /tmp/st.a
+	done
+	cat /tmp/st.a
+}
+# effect SETTING...: a second of futex load under SETTING; what moved
+effect() {
+	for s in "$@"; do echo "$s" >$F; done
+	state >/tmp/s0
+	futexbench -t 8 -w 4 -r 1 >/dev/null 2>&1
+	state >/tmp/s1
+	paste -d' ' /tmp/s0 /tmp/s1 | awk -v what="$*" '{
+		d = $1 > $5 ? $5 + 512 - $1 : $5 - $1	# a ratio update halves the count
+		v += d; a += $8 - $4; n++
+		moved += ($2 != $6)
+		if ($7 >= 1024) full++
+		r = r " " $7 }
+		END { printf "  %-24s %6d visits %6d attempts  gates moved in %d of %d domains, %d at ratio 1024; ratios%s\n",
+			what, v, a, moved, n, full, r }'
+}
+if [ -r "$D/cpu0/domain0/newidle_call" ] && [ -w $SST ] && command -v futexbench >/dev/null; then
+	echo "== what each setting does (a second of futexbench -t 8 -w 4 each) =="
+	sst=$(cat $SST)
+	echo 1 >$SST
+	effect NI_RANDOM NI_GATE NI_RATE
+	effect NO_NI_GATE
+	effect NO_NI_RANDOM
+	effect NI_RANDOM NI_GATE NO_NI_RATE
+	effect NO_NI_GATE
+	echo "  (NI_RATE lifts a rarely visited domain to ratio 1024, where every visit attempts"
+	echo "  and no gate or dice is asked; under emulation that is every domain)"
+	echo NI_RANDOM >$F
+	echo NI_GATE >$F
+	echo NI_RATE >$F
+	echo "$sst" >$SST
+fi
 exec /lab/tests.sh

@@ -4,9 +4,9 @@
 # and sched/verbose are toggled and a reader walks every per-domain newidle
 # file; then bad input; then the verdict. Targets from the environment:
 HOTPLUG=${HOTPLUG:-200} REBUILDS=${REBUILDS:-100} TOGGLES=${TOGGLES:-1000}
-# TOGGLE_FEATURES="NI_RANDOM NI_RATE": the features toggled; every write is
+# TOGGLE_FEATURES="NI_RANDOM NI_RATE NI_GATE": the features toggled; every write is
 # read back and only those that took effect count.
-TOGGLE_FEATURES=${TOGGLE_FEATURES:-NI_RANDOM NI_RATE}
+TOGGLE_FEATURES=${TOGGLE_FEATURES:-NI_RANDOM NI_RATE NI_GATE}
 # (STRESS_INJECT=1 triggers a backtrace with sysrq-l before the dmesg scan)
 # Prints TAP; exits non-zero on a failure.
 D=/sys/kernel/debug/sched

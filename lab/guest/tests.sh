@@ -7,21 +7,24 @@ F=/sys/kernel/debug/sched/features
 feat() { tr ' ' '\n' <$F | grep -E "^(NO_)?$1\$"; }
 
 echo "TAP version 13"
-# NI_RANDOM -> NO_NI_RANDOM -> NI_RANDOM, read back after each write
-before=$(feat NI_RANDOM)
-steps=""
-for want in NO_NI_RANDOM NI_RANDOM; do
-	echo $want >$F
-	got=$(feat NI_RANDOM)
-	steps="$steps $got"
-	[ "$got" = "$want" ] || break
+# NI_RANDOM, NI_GATE and NI_RATE: each off and on again, read back after
+# each write
+for f in NI_RANDOM NI_GATE NI_RATE; do
+	before=$(feat $f)
+	steps=""
+	for want in NO_$f $f; do
+		echo $want >$F
+		got=$(feat $f)
+		steps="$steps $got"
+		[ "$got" = "$want" ] || break
+	done
+	echo "# $f toggle: $before ->$steps"
+	if [ "$before" = $f ] && [ "$steps" = " NO_$f $f" ]; then
+		t_ok "$f -> NO_$f -> $f takes effect"
+	else
+		t_notok "$f toggle did not take effect"
+	fi
 done
-echo "# NI_RANDOM toggle: $before ->$steps"
-if [ "$before" = NI_RANDOM ] && [ "$steps" = " NO_NI_RANDOM NI_RANDOM" ]; then
-	t_ok "NI_RANDOM -> NO_NI_RANDOM -> NI_RANDOM takes effect"
-else
-	t_notok "NI_RANDOM toggle did not take effect"
-fi
 
 # KUnit: the suites ran at boot; their KTAP is in debugfs
 K=/sys/kernel/debug/kunit
@@ -47,14 +50,15 @@ fi
 # catching both.
 knobs() {
 	echo "verbose=$(cat /sys/kernel/debug/sched/verbose)" \
-		"$(tr ' ' '\n' <$F | grep -E '^(NO_)?NI_(RANDOM|RATE)$' | tr '\n' ' ')" \
+		"$(tr ' ' '\n' <$F | grep -E '^(NO_)?NI_(RANDOM|RATE|GATE)$' | tr '\n' ' ')" \
 		"schedstats=$(cat /proc/sys/kernel/sched_schedstats)"
 }
 set_knobs() {
 	echo "$1" >/sys/kernel/debug/sched/verbose
 	echo "$2" >$F
 	echo "$3" >$F
-	echo "$4" >/proc/sys/kernel/sched_schedstats
+	echo "$4" >$F
+	echo "$5" >/proc/sys/kernel/sched_schedstats
 }
 # clean_after NAME COMM CMD...: run CMD; say whether the knobs came back and
 # whether a process named COMM is left; returns 1 if either is not clean.
@@ -71,7 +75,7 @@ clean_after() {
 }
 kselftest() {
 	out=/tmp/kselftest.log
-	(cd /lab/kselftest && ./run_kselftest.sh -t sched:newidle_gate_test) >$out 2>&1
+	(cd /lab/kselftest && ./run_kselftest.sh -o 300 -t sched:newidle_gate_test) >$out 2>&1
 	krc=$?
 	sed 's/^/# /' $out
 }
@@ -84,7 +88,7 @@ leaky() {
 }
 if [ -x /lab/kselftest/run_kselftest.sh ]; then
 	orig=$(knobs)
-	for setting in "N NI_RANDOM NI_RATE 0" "Y NO_NI_RANDOM NO_NI_RATE 1"; do
+	for setting in "N NI_RANDOM NI_RATE NI_GATE 0" "Y NO_NI_RANDOM NO_NI_RATE NO_NI_GATE 1"; do
 		# shellcheck disable=SC2086
 		set_knobs $setting
 		from=$(knobs)
@@ -99,7 +103,7 @@ if [ -x /lab/kselftest/run_kselftest.sh ]; then
 			t_notok "kselftest sched (exit $krc, from $from)"
 		fi
 	done
-	set_knobs N NI_RANDOM NI_RATE 0
+	set_knobs N NI_RANDOM NI_RATE NI_GATE 0
 	if clean_after "planted leak" leaky_planted leaky; then
 		t_notok "negative control: a planted leak went unnoticed"
 	else
@@ -112,23 +116,32 @@ else
 	t_skip "kselftest sched" "not installed in this initramfs"
 fi
 
-# Negative controls: the selftest built with the v7.3 dice, and with the
-# plain accumulator, as its gate must fail the checks that tell them apart.
-negative() {
-	bin=/lab/bin/newidle_gate_test.$1
-	shift
-	[ -x $bin ] || return 0
-	$bin >/tmp/neg.log 2>&1
-	sed "s/^/# $(basename $bin): /" /tmp/neg.log | grep -E ': (not )?ok|Expected|model'
-	for t in "$@"; do
+# Negative controls: the selftest changed by each patch of
+# tests/negative/selftest must fail the tests that the patch names. Each,
+# failing or killed on its timeout, must still leave the knobs and no
+# process, but the one that says it leaves changes.
+for bin in /lab/bin/newidle_gate_test.*; do
+	case $bin in *.fails|*.run|*.leaves|*'*'*) continue ;; esac
+	name=$(basename "$bin")
+	clean=yes
+	clean_after "$name" newidle_gate_te sh -c "$bin $(cat "$bin.run") >/tmp/neg.log 2>&1" || clean=no
+	if [ -s "$bin.leaves" ]; then
+		# it must not be clean: the check of the knobs can fail
+		[ $clean = no ] && t_ok "negative control: the changes $name leaves are seen" ||
+			t_notok "negative control: the changes $name leaves went unseen"
+		set_knobs N NI_RANDOM NI_RATE NI_GATE 0
+	else
+		[ $clean = yes ] && t_ok "$name leaves the knobs and no process" ||
+			t_notok "$name is not clean"
+	fi
+	sed "s/^/# $name: /" /tmp/neg.log | grep -E ': (not )?ok|Expected|quiet windows|timeout'
+	for t in $(cat "$bin.fails"); do
 		if grep -q "^not ok [0-9]* $t\$" /tmp/neg.log; then
-			t_ok "negative control: $t fails with $(basename $bin)"
+			t_ok "negative control: $t fails with $name"
 		else
-			t_notok "negative control: $t did not fail with $(basename $bin)"
+			t_notok "negative control: $t did not fail with $name"
 		fi
 	done
-}
-negative dice global.model_exact global.model_lockstep live.attempts_match_gate
-negative plain global.model_residues live.attempts_match_gate
+done
 
 t_done
