@@ -35,13 +35,16 @@ sim:
 	lab/prepare.sh apply
 	lab/lock.sh sim/run.sh
 
-# A/B/A benchmarks in the guest (features mode); out/bench/latest/.
+# Features A/B/A on each boot of the series' bench kernel, intervals over
+# boots (PRESET=ni4, ni20, rate4: bench/presets); out/bench/latest/.
+PRESET ?= ni4
 bench:
-	bench/run.sh
+	BENCH_PRESET=$(PRESET) bench/run.sh
 
-# Kernels A/B/A: baseline / patched / baseline boots (builds the baseline).
+# The kernels compared across boots (v7.3, v7.3 + patch 1, the series' gate,
+# dice and NO_NI_RANDOM) under PRESET; out/bench/latest-kernels/.
 bench-kernels:
-	bench/kernels.sh
+	BENCH_PRESET=$(PRESET) bench/kernels.sh
 
 # Baseline and patched Debian packages for a tester, from one config:
 # CONFIG=/path/to/config (default: the running kernel's; 'guest': the lab's).

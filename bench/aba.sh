@@ -1,31 +1,47 @@
 #!/bin/sh
-# A/B/A on one boot: run a workload K times under feature state A (e.g.
-# NI_RANDOM), B (NO_NI_RANDOM) and A again, interleaved A B A per run, and
-# write one CSV line per measurement. Runs as root, in the lab's guest or on
-# bare metal; the feature state is restored on exit, failure or Ctrl-C.
+# Runs of one workload on one boot, a CSV line per measurement. Runs as
+# root, in the lab's guest or on bare metal; what it changes (a feature,
+# schedstats) is restored on exit, failure or Ctrl-C.
 #
-# Usage: bench/aba.sh [-w futex|futex8|futex815|hackbench|stress|perfmsg|perfpipe|tbench] [-k RUNS] [-s SECONDS]
-#                     [-t THREADS] [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
-#                     [-i MS] [-u SECONDS] [-D] [-S]
+# Features mode (default): K rounds of feature state A (FEATURE), B
+# (NO_FEATURE) and A again, interleaved A B A2. Kernels mode (-c NAME): K
+# runs as they are, labelled NAME (one boot of bench/kernels.sh).
+#
+# Usage: bench/aba.sh [-w WORKLOAD] [-k RUNS] [-s SECONDS] [-t THREADS]
+#                     [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
+#                     [-i MS] [-u SECONDS] [-x RUNS] [-C OFFSET] [-D] [-S]
 #   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
-#   -c NAME      no toggling: K runs as they are, labelled NAME (one boot of
-#                a kernels A/B/A, bench/kernels.sh)
+#   -c NAME      no toggling: K runs as they are, labelled NAME
+#   -x RUNS      warm-up runs first (default 0), each condition's: measured
+#                and shown as '# warm-up' lines, never in the CSV (the first
+#                run after a boot is not a sample)
+#   -C OFFSET    futex: the first worker on the OFFSET-th allowed CPU (the
+#                rest in turn from there), to move a boot's trajectory
 #   -i MS        futex: count completions per MS milliseconds, and report
 #                the transient apart from the steady state: transient_per_s
 #                (the first MS after the workload starts) and steady_per_s
 #                (after the warm-up of -u SECONDS, default 1)
 #   -D           rebuild the sched domains before each run (a cpuset
-#                partition switched root -> member), so that each run's
-#                transient starts from fresh domains
-#   -S           schedstat deltas of each run, as more metrics (schedstats
-#                switched on for the whole A/B/A, /proc/sys/kernel/sched_schedstats):
+#                partition switched root -> member)
+#   -S           per-run counters, as more metrics (schedstats switched on
+#                for the whole run, /proc/sys/kernel/sched_schedstats):
 #                ni_lb_count and ni_lb_gained (newidle balance attempts and
-#                tasks pulled, lb_count and lb_gained of CPU_NEWLY_IDLE,
-#                all CPUs and domains), lb_gained (pulls of every kind) and
-#                run_delay_ms (time tasks waited on a runqueue); per run
+#                tasks pulled, all CPUs and domains), lb_gained (pulls of
+#                every kind) and run_delay_ms; and where the kernel has the
+#                lab's telemetry (/sys/kernel/debug/lab_newidle, the bench
+#                kernels), per domain level NAME (smt, mc, pkg, ...):
+#                dom_NAME_visits, dom_NAME_full (visits at ratio 1024,
+#                where no throttle is asked), dom_NAME_attempts,
+#                dom_NAME_pulls, and dom_NAME_ratio0 and dom_NAME_ratio1
+#                (the ratio at the start and the end of the run, the mean
+#                over the CPUs)
+# Workloads:
 #   futex: futexbench -t THREADS -w WAKE -r SECONDS (default 8 threads, 4 wakes)
 #   futex8, futex815: the sembench mail's two conditions as presets, 8
 #          workers waking 4 and 815 waking 101 (-t and -W are ignored)
+#   sembench8, sembench815: sembench-ng itself (-o 2) at those conditions,
+#          where a 'sembench' binary is on PATH (bench/bare-metal.sh, or
+#          the lab's guest with LAB_GUEST_BINS); burns_per_s as it prints it
 #   hackbench: hackbench -g THREADS -l 100*SECONDS (groups; rt-tests)
 #   stress: stress-ng --futex THREADS -t SECONDS --metrics-brief
 #   perfmsg: perf bench sched messaging -g THREADS -l 100*SECONDS (seconds)
@@ -33,17 +49,24 @@
 #   tbench: tbench_srv on loopback, tbench -t SECONDS THREADS clients
 #          (mb_per_s; Debian's dbench)
 # CSV columns: workload,condition,run,metric,value
-# ABA_FEATURES=file: the sched features file (/sys/kernel/debug/sched/features).
+# ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY: the
+# files it reads and writes (the tests' stand-ins; by default the sched
+# features file, /proc/schedstat, the schedstats sysctl and the telemetry).
 # A run whose workload fails or reports no figures stops the whole A/B/A
 # with its output: no measurement is lost silently.
 set -eu
 FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
+TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
+SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat}
+SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
 w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout only="" iv=0 warm=1 rebuild="" sst=""
-while getopts w:k:s:t:W:f:o:c:i:u:DS opt; do
+warmups=0 offset=0
+while getopts w:k:s:t:W:f:o:c:i:u:x:C:DS opt; do
 	case $opt in
 	w) w=$OPTARG ;; k) k=$OPTARG ;; s) s=$OPTARG ;; t) t=$OPTARG ;;
 	W) W=$OPTARG ;; f) f=$OPTARG ;; o) o=$OPTARG ;; c) only=$OPTARG ;;
-	i) iv=$OPTARG ;; u) warm=$OPTARG ;; D) rebuild=1 ;; S) sst=1 ;;
+	i) iv=$OPTARG ;; u) warm=$OPTARG ;; x) warmups=$OPTARG ;; C) offset=$OPTARG ;;
+	D) rebuild=1 ;; S) sst=1 ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
 done
@@ -54,13 +77,15 @@ case $w in
 futex|hackbench|stress|perfmsg|perfpipe|tbench) ;;
 futex8) w=futex t=8 W=4 ;;
 futex815) w=futex t=815 W=101 ;;
-*) die "unknown workload '$w' (futex, futex8, futex815, hackbench, stress, perfmsg, perfpipe, tbench)" ;;
+sembench8) w=sembench t=8 W=4 ;;
+sembench815) w=sembench t=815 W=101 ;;
+*) die "unknown workload '$w' (futex, futex8, futex815, sembench8, sembench815, hackbench, stress, perfmsg, perfpipe, tbench)" ;;
 esac
 for n in "$k" "$s" "$t" "$W"; do
 	case $n in ''|*[!0-9]*|0) die "-k, -s, -t and -W take positive numbers" ;; esac
 done
-for n in "$iv" "$warm"; do
-	case $n in ''|*[!0-9]*) die "-i and -u take numbers" ;; esac
+for n in "$iv" "$warm" "$warmups" "$offset"; do
+	case $n in ''|*[!0-9]*) die "-i, -u, -x and -C take numbers" ;; esac
 done
 [ "$iv" = 0 ] || [ "$warm" -lt "$s" ] || die "-u (warm-up) must be shorter than -s"
 if [ "$FEAT" = /sys/kernel/debug/sched/features ] && [ ! -e "$FEAT" ]; then
@@ -77,6 +102,7 @@ if [ "$w" = futex ] && ! command -v futexbench >/dev/null && [ -f "$here/futexbe
 fi
 case $w in
 futex) command -v futexbench >/dev/null || die "futexbench not found (bench/futexbench.c)" ;;
+sembench) command -v sembench >/dev/null || die "sembench not found (sembench-ng; bench/bare-metal.sh fetches it)" ;;
 hackbench) command -v hackbench >/dev/null || die "hackbench not found (Debian: rt-tests)" ;;
 stress) command -v stress-ng >/dev/null || die "stress-ng not found (Debian: stress-ng)" ;;
 perf*) command -v perf >/dev/null || die "perf not found (Debian: linux-perf; in the lab's guest: LAB_HOST_PROGS)" ;;
@@ -89,16 +115,15 @@ esac
 
 state() { tr ' ' '\n' <"$FEAT" | grep -E "^(NO_)?$f\$"; }
 orig=$(state) || die "the kernel has no feature $f"
-SST=/proc/sys/kernel/sched_schedstats
 sst_orig="" srv=""
 if [ -n "$sst" ]; then
-	[ -r /proc/schedstat ] && [ -w $SST ] || die "-S: no /proc/schedstat or $SST (CONFIG_SCHEDSTATS; root)"
-	sst_orig=$(cat $SST)
-	echo 1 >$SST
+	[ -r "$SCHEDSTAT" ] && [ -w "$SST" ] || die "-S: no $SCHEDSTAT or $SST (CONFIG_SCHEDSTATS; root)"
+	sst_orig=$(cat "$SST")
+	echo 1 >"$SST"
 fi
 restore() {
 	echo "$orig" >"$FEAT"
-	[ -z "$sst_orig" ] || echo "$sst_orig" >$SST
+	[ -z "$sst_orig" ] || echo "$sst_orig" >"$SST"
 	[ -z "$srv" ] || kill "$srv" 2>/dev/null || true
 }
 trap restore EXIT
@@ -107,7 +132,8 @@ trap 'exit 130' INT TERM
 # one run of the workload, its output on stdout
 workload() {
 	case $w in
-	futex) futexbench -t "$t" -w "$W" -r "$s" $([ "$iv" = 0 ] || echo "-i $iv") ;;
+	futex) futexbench -t "$t" -w "$W" -r "$s" -c "$offset" $([ "$iv" = 0 ] || echo "-i $iv") ;;
+	sembench) sembench -r "$s" -o 2 -t "$t" -w "$W" ;;
 	hackbench) hackbench -g "$t" -l $((s * 100)) ;;
 	stress) stress-ng --futex "$t" -t "$s" --metrics-brief ;;
 	perfmsg) perf bench sched messaging -g "$t" -l $((s * 100)) ;;
@@ -121,7 +147,7 @@ figures() {
 	futex)
 		tee "$tmp/fout" | grep -v '^interval ' | tr ' ' '\n' |
 			sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
-			grep -v -e '^threads ' -e '^wake ' -e '^seconds ' || true
+			grep -v -e '^threads ' -e '^wake ' -e '^seconds ' -e '^offset ' || true
 		# the first interval, and the intervals after the warm-up
 		[ "$iv" = 0 ] || awk -v w="$warm" '/^interval / {
 				split($2, a, "="); split($3, b, "="); t = a[2]; c = b[2]
@@ -130,6 +156,7 @@ figures() {
 				prev = t }
 			END { if (st > 0) printf "steady_per_s %.1f\n", sc * 1000 / st }' "$tmp/fout"
 		;;
+	sembench) sed -n 's/^run time [0-9]* seconds \([0-9]*\) worker burns per second.*/burns_per_s \1/p' ;;
 	hackbench) sed -n 's/^Time: *\([0-9.]*\).*/seconds \1/p' ;;
 	stress) awk '$4 == "futex" && $5 ~ /^[0-9]/ { print "bogo_ops_per_s", $9 }' ;;
 	perfmsg) sed -n 's/^ *Total time: *\([0-9.]*\) \[sec\].*/seconds \1/p' ;;
@@ -150,12 +177,33 @@ rebuild_domains() {
 		die "cannot rebuild the sched domains (-D: needs cgroup2 with cpuset)"
 }
 
-# the schedstat counters (version 17): newidle lb_count, lb_gained; every
-# lb_gained; run_delay (ns)
-schedsnap() {
+# the counters of -S (schedstat version 17): newidle lb_count, lb_gained;
+# every lb_gained; run_delay (ns); then the lab's telemetry, a line per
+# domain "cpu level name visits full ratio attempts pulls", when it is there
+snap() {
 	awk '/^cpu/ { rd += $9 }
 		/^domain/ { nc += $26; ng += $33; g += $11 + $22 + $33 }
-		END { printf "%.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' /proc/schedstat
+		END { printf "S %.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' "$SCHEDSTAT"
+	[ ! -r "$TEL" ] || sed 's/^/T /' "$TEL"
+}
+# the metrics of a run from the snapshots before and after it
+deltas() {
+	awk 'FNR == 1 { f++ }
+		$1 == "S" { s[f, 1] = $2; s[f, 2] = $3; s[f, 3] = $4; s[f, 4] = $5 }
+		$1 == "T" { l = tolower($4); lv[l] = 1; k = $2 SUBSEP l
+			v[f, k] = $5; fu[f, k] = $6; r[f, k] = $7; at[f, k] = $8; pu[f, k] = $9
+			if (f == 1) { r0[l] += $7; n0[l]++; keys[k] = l } else { r1[l] += $7; n1[l]++ } }
+		END {
+			printf "ni_lb_count %d\nni_lb_gained %d\nlb_gained %d\nrun_delay_ms %.3f\n",
+				s[2, 1] - s[1, 1], s[2, 2] - s[1, 2], s[2, 3] - s[1, 3], (s[2, 4] - s[1, 4]) / 1e6
+			for (k in keys) { l = keys[k]
+				dv[l] += v[2, k] - v[1, k]; df[l] += fu[2, k] - fu[1, k]
+				da[l] += at[2, k] - at[1, k]; dp[l] += pu[2, k] - pu[1, k] }
+			for (l in lv) {
+				printf "dom_%s_visits %d\ndom_%s_full %d\ndom_%s_attempts %d\ndom_%s_pulls %d\n",
+					l, dv[l], l, df[l], l, da[l], l, dp[l]
+				printf "dom_%s_ratio0 %.1f\ndom_%s_ratio1 %.1f\n", l, r0[l] / n0[l], l, (n1[l] ? r1[l] / n1[l] : 0)
+			} }' "$1" "$2"
 }
 
 tmp=$(mktemp -d)
@@ -167,36 +215,47 @@ if [ "$w" = tbench ]; then
 	srv=$!
 	sleep 1
 fi
+# measure COND RUN: one run under condition COND, its figures on stdout
+measure() {
+	if [ -z "$only" ]; then
+		case $1 in B) echo "NO_$f" >"$FEAT" ;; *) echo "$f" >"$FEAT" ;; esac
+		[ "$(state)" = "$([ "$1" = B ] && echo "NO_$f" || echo "$f")" ] ||
+			die "writing $FEAT did not take effect"
+	fi
+	[ -z "$rebuild" ] || rebuild_domains
+	echo "# run $2 condition $1 ($(state))" >&2
+	rc=0
+	[ -z "$sst" ] || snap >"$tmp/s0"
+	workload >"$tmp/out" 2>&1 || rc=$?
+	[ -z "$sst" ] || snap >"$tmp/s1"
+	if [ "$rc" != 0 ]; then
+		sed 's/^/  /' "$tmp/out" >&2
+		die "run $2, condition $1: $w failed (exit $rc)"
+	fi
+	figures <"$tmp/out" >"$tmp/fig"
+	if [ ! -s "$tmp/fig" ]; then
+		sed 's/^/  /' "$tmp/out" >&2
+		die "run $2, condition $1: $w reported no figures"
+	fi
+	cat "$tmp/fig"
+	[ -z "$sst" ] || deltas "$tmp/s0" "$tmp/s1"
+}
 echo "workload,condition,run,metric,value" >"$tmp/csv"
+i=1
+while [ $i -le "$warmups" ]; do
+	for cond in ${only:-A B A2}; do
+		measure "$cond" "w$i" >"$tmp/fig.run"
+		sed "s/^/# warm-up $label $cond $i: /" "$tmp/fig.run" >&2
+	done
+	i=$((i + 1))
+done
 i=1
 while [ $i -le "$k" ]; do
 	for cond in ${only:-A B A2}; do
-		if [ -z "$only" ]; then
-			case $cond in B) echo "NO_$f" >"$FEAT" ;; *) echo "$f" >"$FEAT" ;; esac
-			[ "$(state)" = "$([ $cond = B ] && echo "NO_$f" || echo "$f")" ] ||
-				die "writing $FEAT did not take effect"
-		fi
-		[ -z "$rebuild" ] || rebuild_domains
-		echo "# run $i/$k condition $cond ($(state))" >&2
-		rc=0
-		[ -z "$sst" ] || schedsnap >"$tmp/s0"
-		workload >"$tmp/out" 2>&1 || rc=$?
-		[ -z "$sst" ] || schedsnap >"$tmp/s1"
-		if [ "$rc" != 0 ]; then
-			sed 's/^/  /' "$tmp/out" >&2
-			die "run $i, condition $cond: $w failed (exit $rc)"
-		fi
-		figures <"$tmp/out" >"$tmp/fig"
-		[ -z "$sst" ] || [ ! -s "$tmp/fig" ] || awk 'NR == 1 { split($0, a); next } {
-			printf "ni_lb_count %d\nni_lb_gained %d\nlb_gained %d\nrun_delay_ms %.3f\n",
-				$1 - a[1], $2 - a[2], $3 - a[3], ($4 - a[4]) / 1e6 }' "$tmp/s0" "$tmp/s1" >>"$tmp/fig"
-		if [ ! -s "$tmp/fig" ]; then
-			sed 's/^/  /' "$tmp/out" >&2
-			die "run $i, condition $cond: $w reported no figures"
-		fi
+		measure "$cond" "$i" >"$tmp/fig.run"
 		while read -r metric value; do
 			echo "$label,$cond,$i,$metric,$value"
-		done <"$tmp/fig" >>"$tmp/csv"
+		done <"$tmp/fig.run" >>"$tmp/csv"
 	done
 	i=$((i + 1))
 done

@@ -1,6 +1,8 @@
 #!/bin/sh
 # The measurements in a benchmark guest's console: the CSV rows that
 # bench/aba.sh printed between BENCH-CSV-BEGIN and BENCH-CSV-END, on stdout.
+# A block opened as "BENCH-CSV-BEGIN WORKLOAD TAG" (a features A/B/A of
+# feature TAG) has its conditions named TAG:A, TAG:B and TAG:A2.
 # Fails, saying why, when a workload failed in the guest (BENCH-FAILED) or
 # the console holds no measurement.
 # Usage: bench/collect.sh CONSOLE
@@ -12,6 +14,10 @@ if grep -q '^BENCH-FAILED' "$c"; then
 	grep -B5 '^BENCH-FAILED' "$c" | sed 's/^/  /' >&2
 	exit 1
 fi
-rows=$(sed -n '/^BENCH-CSV-BEGIN/,/^BENCH-CSV-END/p' "$c" | grep -E '^[a-z][a-z0-9_.-]*,[A-Za-z0-9_]+,[0-9]+,[a-z_0-9]+,' || true)
+rows=$(awk '/^BENCH-CSV-BEGIN/ { in_ = 1; tag = $3; next }
+	/^BENCH-CSV-END/ { in_ = 0; next }
+	in_ && /^[a-z][a-z0-9_.-]*,[A-Za-z0-9_.:+-]+,[0-9]+,[a-z_0-9]+,/ {
+		if (tag != "") { split($0, f, ","); sub(/^[^,]*,[^,]*,/, f[1] "," tag ":" f[2] ",") }
+		print }' "$c")
 [ -n "$rows" ] || { echo "collect: no measurements in $c" >&2; exit 1; }
 printf '%s\n' "$rows"

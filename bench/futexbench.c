@@ -17,9 +17,12 @@
  * whole seconds; per-interval counts and the main thread's CPU time,
  * context switches and migrations are extra.
  *
- * Usage: futexbench [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS]
+ * Usage: futexbench [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS] [-c OFFSET]
  * Prints one line of key=value; with -i, also a line per interval of MS
- * milliseconds: "interval t_ms=... completions=...".
+ * milliseconds: "interval t_ms=... completions=...". -c OFFSET binds the
+ * first worker to the OFFSET-th allowed CPU and the others in turn from
+ * there (0, sembench's order, by default): the lab moves a boot's
+ * trajectory with it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -140,13 +143,14 @@ static int wake_some(int threads, int wake, int *last)
 	return woken;
 }
 
-static int positive(const char *s, const char *what)
+/* @s as a number from @min to 1000000, or a clear error */
+static int number(const char *s, const char *what, long min)
 {
 	char *end;
 	long v = strtol(s, &end, 10);
 
-	if (*s == '\0' || *end != '\0' || v < 1 || v > 1000000) {
-		fprintf(stderr, "futexbench: %s takes a positive number, not '%s'\n", what, s);
+	if (*s == '\0' || *end != '\0' || v < min || v > 1000000) {
+		fprintf(stderr, "futexbench: %s takes a number from %ld up, not '%s'\n", what, min, s);
 		exit(2);
 	}
 	return (int)v;
@@ -154,21 +158,23 @@ static int positive(const char *s, const char *what)
 
 int main(int argc, char **argv)
 {
-	int threads = 8, wake = 4, secs = 10, interval_ms = 0, opt, i, ncpu, last = 0, *cpus;
+	int threads = 8, wake = 4, secs = 10, interval_ms = 0, offset = 0, opt, i, ncpu, last = 0;
+	int *cpus;
 	unsigned long total, prev = 0;
 	struct rusage r0, r1;
 	double t0, t, next_iv;
 	cpu_set_t allowed;
 	long m0, m1;
 
-	while ((opt = getopt(argc, argv, "t:w:r:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:w:r:i:c:")) != -1) {
 		switch (opt) {
-		case 't': threads = positive(optarg, "-t"); break;
-		case 'w': wake = positive(optarg, "-w"); break;
-		case 'r': secs = positive(optarg, "-r"); break;
-		case 'i': interval_ms = positive(optarg, "-i"); break;
+		case 't': threads = number(optarg, "-t", 1); break;
+		case 'w': wake = number(optarg, "-w", 1); break;
+		case 'r': secs = number(optarg, "-r", 1); break;
+		case 'i': interval_ms = number(optarg, "-i", 1); break;
+		case 'c': offset = number(optarg, "-c", 0); break;
 		default:
-			fprintf(stderr, "usage: %s [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS]\n",
+			fprintf(stderr, "usage: %s [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS] [-c OFFSET]\n",
 				argv[0]);
 			return 2;
 		}
@@ -187,7 +193,7 @@ int main(int argc, char **argv)
 			cpus[opt++] = i;
 	memset(workers, 0, sizeof(*workers) * threads);
 	for (i = 0; i < threads; i++) {
-		workers[i].cpu = cpus[i % ncpu];
+		workers[i].cpu = cpus[(i + offset) % ncpu];
 		if (pthread_create(&workers[i].tid, NULL, worker_fn, &workers[i])) {
 			perror("futexbench: pthread_create");
 			return 1;

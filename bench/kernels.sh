@@ -1,110 +1,121 @@
 #!/bin/bash
-# 'make bench-kernels': kernels A/B/A across boots. Each kernel K of
-# BENCH_KERNELS is booted between two boots of the baseline (v7.3, the
-# dice), which it shares with its neighbours:
-#   baseline, K1, baseline, K2, baseline, ...
-# and is compared with the mean of its two baselines. Each boot runs
-# BENCH_RUNS runs of each workload (the default features); futex reports
-# the transient (the first BENCH_INTERVAL ms of each run, right after the
-# boot or a domain rebuild) apart from the steady state (after
-# BENCH_WARMUP s). Kernels: dicefix (v7.3 + the series' first patch),
-# plain (the series with bench/plain-gate.patch), patched (the series),
-# patched+NO_NI_RANDOM (the series with NO_NI_RANDOM), baseline.
-# Settings as bench/run.sh, and BENCH_KERNELS; BENCH_PLAN_ONLY=1 prints the
-# boots (VARIANT FEATURE CONDITION) and the comparisons, and runs nothing.
+# 'make bench-kernels': kernels compared across boots, in the emulated
+# guest, under one preset (bench/presets/PRESET.conf; BENCH_PRESET=ni4).
+# Each round boots every kernel of BENCH_KERNELS once, in an order drawn
+# from the run's seed; each boot sets the preset's features and the
+# kernel's, waits a delay drawn from the seed, runs BENCH_WARMUP_RUNS
+# warm-up runs of each workload (not samples: the first run after a boot
+# moves by 2x), then BENCH_RUNS runs, the workloads in an order and with
+# the workers' first CPU drawn from the seed. Every boot's script does the
+# same work around its runs, checked before the first boot. bench/compare.py
+# then compares the kernels over boots (each boot one sample: under icount
+# a boot replays one trajectory), with the positive control (the series
+# with NO_NI_RANDOM against it) and the regime from the telemetry.
+# Kernels (bench/lib.sh): v7.3, fix1 (v7.3 + the series' first patch), gate
+# (the series), dice (the series, NO_NI_GATE), norandom (the series,
+# NO_NI_RANDOM; the positive control).
+# Settings: BENCH_PRESET=ni4, the preset's (BENCH_BOOTS rounds, ...),
+#   BENCH_KERNELS="v7.3 fix1 gate dice norandom", BENCH_SEED (a new one each
+#   run; given, the run's boots are drawn again the same),
+#   BENCH_PLAN_ONLY=1 (write and check the boots' scripts, print the plan,
+#   boot nothing), BENCH_OUT=out/bench, BENCH_PLANT_KERNEL and BENCH_PLANT
+#   (tests: a command in that kernel's scripts only, which must be refused)
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
-# 8 runs per boot: one condition per boot makes runs cheap, and with 5 the
-# transient's CV of one boot came out at 2.00 % (the limit)
-runs=${BENCH_RUNS:-8} secs=${BENCH_SECONDS:-2} threads=${BENCH_THREADS:-8} wake=${BENCH_WAKE:-4}
-iv=${BENCH_INTERVAL:-250} warm=${BENCH_WARMUP:-1}
-workloads=${BENCH_WORKLOADS:-futex8 futex815}
-kernels=${BENCH_KERNELS:-dicefix plain patched patched+NO_NI_RANDOM}
+. "$LAB_TOP/bench/lib.sh"
+bench_preset "${BENCH_PRESET:-ni4}"
+kernels=${BENCH_KERNELS:-v7.3 fix1 gate dice norandom}
+seed=${BENCH_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+for k in $kernels; do bench_kernel "$k" >/dev/null; done
+for n in "$BENCH_BOOTS" "$BENCH_RUNS" "$BENCH_SECONDS"; do
+	case $n in ''|*[!0-9]*|0) die "BENCH_BOOTS, BENCH_RUNS and BENCH_SECONDS take positive numbers" ;; esac
+done
 LAB_ACCEL=$(bench_accel)
-LAB_ICOUNT_SHIFT=${LAB_ICOUNT_SHIFT:-3}	# bench/sweep.sh: CV <= 1.4 % at 2 s runs
+LAB_ICOUNT_SHIFT=${LAB_ICOUNT_SHIFT:-3}
 export LAB_ACCEL LAB_ICOUNT_SHIFT
 need python3
-opts="-k $runs -s $secs -t $threads -W $wake -i $iv -u $warm"
-[ "${BENCH_REBUILD:-1}" = 0 ] || opts="$opts -D"
-[ "${BENCH_SCHEDSTAT:-1}" = 0 ] || opts="$opts -S"
+args="-k $BENCH_RUNS -s $BENCH_SECONDS -x ${BENCH_WARMUP_RUNS:-1} -i 250 -u $((BENCH_SECONDS > 1)) -S"
+[ "${BENCH_REBUILD:-0}" = 0 ] || args="$args -D"
 
-# kernel K (VARIANT or VARIANT+FEATURE): its variant, feature and condition
-kvariant() { echo "${1%%+*}"; }
-kfeature() { case $1 in *+*) echo "${1#*+}" ;; esac; }
-kcond() { echo "$1" | tr '+' '_'; }
-label() {
-	case $1 in
-	baseline*) echo "v7.3 dice #${1#baseline}" ;;
-	dicefix) echo "v7.3 + off-by-one fix" ;;
-	plain) echo "plain accumulator" ;;
-	patched) echo "the series (gate)" ;;
-	*) echo "$1" | sed 's/_/ + /' ;;
-	esac
-}
-# the boots, in order: VARIANT FEATURE CONDITION
-n=1
-plan="baseline - baseline1"
-compare=()
-for k in $kernels; do
-	plan="$plan
-$(kvariant "$k") $(kfeature "$k" | grep . || echo -) $(kcond "$k")
-baseline - baseline$((n + 1))"
-	compare+=(--compare "$(kcond "$k"):baseline$n,baseline$((n + 1))")
-	n=$((n + 1))
+top=${BENCH_OUT:-$OUT/bench}
+dir=$top/$(date +%Y%m%d-%H%M%S)-$BENCH_PRESET-kernels
+mkdir -p "$dir"
+# the plan: a line per boot, BOOT KERNEL, and each boot's script
+: >"$dir/plan.txt"
+boot=0
+for round in $(seq 1 "$BENCH_BOOTS"); do
+	for k in $(bench_shuffle "$seed round $round" $kernels); do
+		boot=$((boot + 1))
+		read -r variant feature <<<"$(bench_kernel "$k")"
+		features=$BENCH_FEATURES
+		[ "$feature" = - ] || features="$features $feature"
+		plant=""
+		[ "$k" != "${BENCH_PLANT_KERNEL:-}" ] || plant=${BENCH_PLANT:-}
+		BENCH_PLANT=$plant bench_guest_script "$dir/guest-$boot.sh" "$k" "$(echo $features)" \
+			"$(bench_shuffle "$seed boot $boot" $BENCH_WORKLOADS)" \
+			"$(bench_seeded 500000 "$seed delay $boot")" "$(bench_seeded "$BENCH_CPUS" "$seed cpu $boot")" \
+			"$args" -c
+		echo "$boot $k $variant" >>"$dir/plan.txt"
+	done
 done
+# shellcheck disable=SC2046
+bench_same_work $(ls "$dir"/guest-*.sh | sort -V) ||
+	die "the boots would not do the same work around their runs (above): nothing booted"
+{
+	echo "# bench-kernels $(date -u +%Y-%m-%dT%H:%M:%SZ), seed $seed"
+	echo "BENCH_PRESET=$BENCH_PRESET  # $PRESET_DOC"
+	for v in BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_FEATURES BENCH_WORKLOADS BENCH_SECONDS \
+		BENCH_RUNS BENCH_WARMUP_RUNS BENCH_BOOTS BENCH_REBUILD LAB_ACCEL LAB_ICOUNT_SHIFT; do
+		echo "$v=${!v:-}"
+	done
+	echo "BENCH_KERNELS=$kernels"
+	echo "BENCH_SEED=$seed"
+	echo "aba.sh $args"
+} >"$dir/settings.txt"
 if [ -n "${BENCH_PLAN_ONLY:-}" ]; then
-	# the boots and comparisons, and nothing run (tests/bench_test.sh)
-	echo "$plan"
-	printf '%s\n' "${compare[@]}" | grep -v -- '^--compare$'
+	cat "$dir/plan.txt"
+	say "plan only: $boot boots, scripts in $dir"
 	exit 0
 fi
-for k in $kernels; do variant_src "$(kvariant "$k")" >/dev/null; done
+
 lab_lock
-top=${BENCH_OUT:-$OUT/bench}
-dir=$top/$(date +%Y%m%d-%H%M%S)-kernels
-mkdir -p "$dir"
-for v in baseline $(for k in $kernels; do kvariant "$k"; done | sort -u); do
+for v in $(for k in $kernels; do bench_kernel "$k" | cut -d' ' -f1; done | sort -u); do
 	"$LAB_TOP/lab/prepare.sh" guest "$v"
 done
-
-echo "workload,condition,run,metric,value" >"$dir/aba.csv"
+echo "workload,condition,run,metric,value,boot" >"$dir/aba.csv"
 start=$(date +%s)
-i=0
-while read -r v feat cond; do
-	i=$((i + 1))
-	{
-		echo '#!/bin/sh'
-		[ "$feat" = - ] || echo "echo $feat >/sys/kernel/debug/sched/features"
-		echo 'echo "# features: $(cat /sys/kernel/debug/sched/features)"'
-		for wl in $workloads; do
-			echo "echo BENCH-CSV-BEGIN"
-			echo "aba.sh -w $wl $opts -c $cond || echo BENCH-FAILED $wl"
-			echo "echo BENCH-CSV-END"
-		done
-	} >"$dir/guest-$cond.sh"
-	say "kernels: boot $i of $(echo "$plan" | wc -l): $v$([ "$feat" = - ] || echo " + $feat") as $cond ($(( $(date +%s) - start )) s so far)"
-	LAB_TIMEOUT=${LAB_TIMEOUT:-1800} "$LAB_TOP/lab/boot.sh" "$v" "$dir/guest-$cond.sh" "bench-$cond" \
-		</dev/null >"$dir/console-$cond.txt" 2>&1 || { tail -30 "$dir/console-$cond.txt" >&2; die "boot of $v ($cond) failed"; }
-	"$LAB_TOP/bench/collect.sh" "$dir/console-$cond.txt" </dev/null >>"$dir/aba.csv" ||
-		die "no measurements from the $v boot ($cond, above)"
-done <<<"$plan"
+while read -r b k variant; do
+	say "kernels: boot $b of $boot: $(bench_label "$k") ($(( $(date +%s) - start )) s so far)"
+	LAB_TIMEOUT=${LAB_TIMEOUT:-3600} "$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
+		</dev/null >"$dir/console-$b.txt" 2>&1 || { tail -30 "$dir/console-$b.txt" >&2; die "boot $b ($k) failed"; }
+	bench_collect "$dir/console-$b.txt" "$b" >>"$dir/aba.csv" || die "no measurements from boot $b ($k)"
+done <"$dir/plan.txt"
+# the harness every boot ran must be the same
+[ "$(grep -h '^# harness ' "$dir"/console-*.txt | sort -u | wc -l)" = 1 ] ||
+	die "the boots ran different harnesses: $(grep -h '^# harness ' "$dir"/console-*.txt | sort | uniq -c | tr '\n' ';')"
 
-labels=()
-for c in $(echo "$plan" | awk '{ print $3 }'); do labels+=(--label "$c=$(label "$c")"); done
+labels=() compares=()
+for k in $kernels; do labels+=(--label "$k=$(bench_label "$k")"); done
+for k in fix1 gate dice; do
+	case " $kernels " in *" $k "*) compares+=(--compare "$k:v7.3$([ "$k" = fix1 ] || echo ,fix1)") ;; esac
+done
+case " $kernels " in *" norandom "*" gate "*|*" gate "*" norandom "*)
+	compares+=(--compare norandom:gate --control norandom:gate) ;;
+esac
 rc=0
 {
 	bench_machine
-	echo "Kernels: $(echo "$plan" | awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $3 }'), one boot each, in this order"
-	echo "Runs: $runs per boot; $secs s each (futex: transient = first ${iv} ms, steady = after ${warm} s)$([ "${BENCH_REBUILD:-1}" = 0 ] || echo "; domains rebuilt before each run");" \
-		"futex8: 8 workers waking 4, futex815: 815 waking 101; each kernel against the mean of the baseline boots before and after it;" \
+	echo "Preset $BENCH_PRESET: $PRESET_DOC"
+	echo "Kernels: $(for k in $kernels; do printf '%s; ' "$(bench_label "$k")"; done)$BENCH_BOOTS boots each, in rounds, seed $seed"
+	echo "Runs: per boot and workload $BENCH_RUNS of $BENCH_SECONDS s after ${BENCH_WARMUP_RUNS:-1} warm-up; features $BENCH_FEATURES;" \
 		"$(( $(date +%s) - start )) s in all"
 	echo
-	python3 "$LAB_TOP/bench/stats.py" "$dir/aba.csv" --title "Kernels A/B/A across boots" \
-		"${labels[@]}" "${compare[@]}" --json "$dir/report.json" --csv "$dir/report.csv" \
-		--png "$dir/report.png" || rc=$?
+	python3 "$LAB_TOP/bench/compare.py" "$dir/aba.csv" --title "Kernels across boots (emulated)" \
+		"${labels[@]}" "${compares[@]}" --json "$dir/report.json" || rc=$?
 } >"$dir/report.txt.new"
-[ -f "$dir/report.json" ] || die "the report failed (exit $rc): $dir/report.txt.new"
 mv "$dir/report.txt.new" "$dir/report.txt"
 cat "$dir/report.txt"
-say "results: $dir (aba.csv, report.txt, report.csv, report.json, report.png)"
-[ "$rc" = 0 ] || die "a condition's CV is over BENCH_CV_MAX=${BENCH_CV_MAX:-2}% (above; exit $rc)"
+ln -sfn "$dir" "$top/latest-kernels"
+say "results: $dir (settings.txt, plan.txt, aba.csv, report.txt, report.json)"
+[ "$rc" = 0 ] || [ "$rc" = 4 ] || die "the report failed (exit $rc)"
+exit "$rc"

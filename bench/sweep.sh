@@ -1,49 +1,41 @@
 #!/bin/bash
-# The measured sweep behind the bench's defaults: for each icount shift of
-# SWEEP_SHIFTS and each run length of SWEEP_SECONDS, one boot of VARIANT
-# (patched) running each workload of SWEEP_WORKLOADS A/B/A (NI_RANDOM /
-# NO_NI_RANDOM) SWEEP_RUNS runs; per shift, length and workload, each
-# condition's mean and CV (futex: steady and transient apart), and the
-# host's wall time per guest second.
+# The measured sweep behind the bench's icount shift and run length: for
+# each shift of SWEEP_SHIFTS and each run length of SWEEP_SECONDS, one boot
+# of bench-patched under the preset (BENCH_PRESET=ni4) running each of its
+# workloads A/B/A (NI_GATE / NO_NI_GATE) SWEEP_RUNS rounds; per shift,
+# length and workload, each condition's mean and CV, and the host's wall
+# time per guest second. One boot per point: the CVs are of the runs of one
+# trajectory, a guide to the run length, not an interval.
 # Usage: bench/sweep.sh            (results: out/bench/sweep-DATE/sweep.txt)
-#        LAB_KERNEL=bzImage bench/sweep.sh: that kernel, VARIANT's initramfs
-# Settings: SWEEP_SHIFTS="2 3 4" SWEEP_SECONDS="2 3" SWEEP_RUNS=5
-#           SWEEP_WORKLOADS=futex8, and
-#           bench/run.sh's BENCH_THREADS, BENCH_WAKE, BENCH_INTERVAL,
-#           BENCH_WARMUP (1 s; a length must be longer), BENCH_REBUILD
+# Settings: SWEEP_SHIFTS="2 3 4" SWEEP_SECONDS="2 3" SWEEP_RUNS=5, and the
+#           preset's (BENCH_PRESET)
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
-variant=${VARIANT:-patched}
+. "$LAB_TOP/bench/lib.sh"
+bench_preset "${BENCH_PRESET:-ni4}"
+variant=bench-patched
 shifts=${SWEEP_SHIFTS:-2 3 4} lens=${SWEEP_SECONDS:-2 3} runs=${SWEEP_RUNS:-5}
-workloads=${SWEEP_WORKLOADS:-futex8}
-threads=${BENCH_THREADS:-8} wake=${BENCH_WAKE:-4} iv=${BENCH_INTERVAL:-250} warm=${BENCH_WARMUP:-1}
 need python3
 lab_lock
-# LAB_KERNEL=bzImage: that kernel, with VARIANT's guest files as they are
-[ -n "${LAB_KERNEL:-}" ] || "$LAB_TOP/lab/prepare.sh" guest "$variant"
+"$LAB_TOP/lab/prepare.sh" guest "$variant"
 dir=${BENCH_OUT:-$OUT/bench}/sweep-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$dir"
 echo "shift,seconds,runs,wall_s,guest_s" >"$dir/wall.csv"
 for sh in $shifts; do
 	for len in $lens; do
-		{
-			echo '#!/bin/sh'
-			for wl in $workloads; do
-				echo "echo BENCH-CSV-BEGIN"
-				echo "aba.sh -w $wl -k $runs -s $len -t $threads -W $wake -i $iv -u $warm$([ "${BENCH_REBUILD:-1}" = 0 ] || echo " -D") || echo BENCH-FAILED $wl"
-				echo "echo BENCH-CSV-END"
-			done
-		} >"$dir/guest-$sh-$len.sh"
+		bench_guest_script "$dir/guest-$sh-$len.sh" sweep "$BENCH_FEATURES" "$BENCH_WORKLOADS" 0 0 \
+			"-k $runs -s $len -x 1 -i 250 -u 1" NI_GATE
 		say "sweep: shift $sh, $runs x 3 runs of $len s"
 		t0=$(date +%s)
-		LAB_ACCEL=icount LAB_ICOUNT_SHIFT=$sh LAB_TIMEOUT=${LAB_TIMEOUT:-1800} \
+		LAB_ACCEL=icount LAB_ICOUNT_SHIFT=$sh LAB_TIMEOUT=${LAB_TIMEOUT:-3600} \
 			"$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$sh-$len.sh" "sweep-$sh-$len" \
 			>"$dir/console-$sh-$len.txt" 2>&1 || { tail -20 "$dir/console-$sh-$len.txt" >&2; die "sweep boot (shift $sh, $len s) failed"; }
 		wall=$(( $(date +%s) - t0 ))
-		echo "$sh,$len,$runs,$wall,$((runs * 3 * len * $(echo $workloads | wc -w)))" >>"$dir/wall.csv"
-		{ echo "workload,condition,run,metric,value"; "$LAB_TOP/bench/collect.sh" "$dir/console-$sh-$len.txt"; } >"$dir/aba-$sh-$len.csv"
+		echo "$sh,$len,$runs,$wall,$(( (runs + 1) * 3 * len * $(echo $BENCH_WORKLOADS | wc -w) ))" >>"$dir/wall.csv"
+		{ echo "workload,condition,run,metric,value"; "$LAB_TOP/bench/collect.sh" "$dir/console-$sh-$len.txt"; } |
+			sed 's/,NI_GATE:/,/' >"$dir/aba-$sh-$len.csv"
 		BENCH_CV_MAX=0 REPORT_JSON=$dir/report-$sh-$len.json "$LAB_TOP/bench/report.sh" "$dir/aba-$sh-$len.csv" \
-			"shift $sh, $len s" NI_RANDOM NO_NI_RANDOM >"$dir/report-$sh-$len.txt"
+			"shift $sh, $len s" NI_GATE NO_NI_GATE >"$dir/report-$sh-$len.txt"
 		say "sweep: shift $sh, $len s: $wall s wall (boot included)"
 	done
 done

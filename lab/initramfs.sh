@@ -2,8 +2,9 @@
 # Build a variant's base initramfs: static busybox, lab/guest/init, the
 # guest scripts and splat patterns of lab/guest/, futexbench and bench/aba.sh,
 # the variant's sched kselftests and programs (out/guest/VARIANT, from
-# lab/selftests.sh), and the host's hackbench and stress-ng with their
-# libraries (LAB_HOST_PROGS). Usage: lab/initramfs.sh VARIANT
+# lab/selftests.sh), static programs given in LAB_GUEST_BINS, and the
+# host's hackbench and stress-ng with their libraries (LAB_HOST_PROGS).
+# Usage: lab/initramfs.sh VARIANT
 # Output: out/guest/VARIANT/base.cpio (boot.sh appends each boot's run script).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -33,6 +34,13 @@ cp "$fb" "$LAB_TOP/bench/aba.sh" "$root/lab/bin/"
 [ -d "$g/bin" ] && cp -a "$g/bin/." "$root/lab/bin/"
 [ -d "$g/kselftest" ] && cp -a "$g/kselftest" "$root/lab/kselftest"
 cp "$LAB_TOP"/lab/guest/*.sh "$LAB_TOP/lab/guest/splats" "$root/lab/"
+# Static programs given for the guest (LAB_GUEST_BINS="PATH ..."), such as
+# a tester's sembench build: into /lab/bin as they are.
+for bin in ${LAB_GUEST_BINS:-}; do
+	[ -x "$bin" ] || die "LAB_GUEST_BINS: $bin is not an executable"
+	! ldd "$bin" >/dev/null 2>&1 || die "LAB_GUEST_BINS: $bin is not static (the guest has no libraries)"
+	cp "$bin" "$root/lab/bin/"
+done
 # Host programs the benchmarks use, with the shared libraries they load.
 for prog in ${LAB_HOST_PROGS-hackbench stress-ng tbench tbench_srv}; do
 	path=$(command -v "$prog" 2>/dev/null) || continue

@@ -1,14 +1,22 @@
 #!/bin/bash
-# 'make outbox': the series as mails in out/outbox/vN/ (v1 for a new series):
-# git format-patch, a cover letter from lab/cover-letter.txt (the model's
-# table and a benchmark report from hardware filled in), the base-commit
-# trailer, threading, To/Cc from scripts/get_maintainer.pl, From: and
-# Signed-off-by: of the sender. Checks the mails (checkpatch, git am,
-# lab/outbox-lint.sh), prints the range-diff against the previous outbox and
-# the command that would send them. It never sends anything.
+# 'make outbox': the series as mails, one directory per set of
+# lab/letters/sets (out/outbox/NAME for a new series, NAME-vN for round N),
+# each with its cover letter from lab/letters/NAME.txt. It never sends.
+#
+# The mails are made with git: the series is applied in a scratch worktree,
+# each commit's author reset to the sender and its Signed-off-by: the
+# sender's (git interpret-trailers); then git format-patch writes each set
+# with its cover letter, threading, the base-commit trailer (and, for a set
+# on top of another, that one's prerequisite-patch-id lines), To: and Cc:
+# from scripts/get_maintainer.pl, and names encoded as RFC 2047 asks. The
+# cover letters get the model's table, the emulated paragraphs of
+# lab/letters/emulated-NAME.txt and a benchmark report from hardware.
+# Checks: checkpatch, lab/outbox-lint.sh, git am of every set in order onto
+# the base, and the range-diff against the previous outbox.
+#
 # The sender is git's user.name and user.email, as git send-email takes
-# them; the outbox is refused when they are unset or are the project's
-# placeholder identity (the one patches/ carries).
+# them; the outbox is refused when they are unset, are the project's
+# placeholder identity (the one patches/ carries), or cannot receive mail.
 # The benchmark report is OUTBOX_BENCH (out/bench/latest/report.txt); one
 # from emulation ('EMULATED' or 'emulated (icount)') is never pasted.
 # The new outbox is written beside the old one and swapped in at the end;
@@ -24,12 +32,12 @@ v=${LKML_VERSION:-}
 case $v in '') ;; *[!0-9]*|0|1) die "LKML_VERSION is a later round's number (2, 3, ...), not '$v'; leave it unset for a new series" ;; esac
 need git perl python3
 lab_lock
+letters=$LAB_TOP/lab/letters
 
 # the sender: git's identity, not the project's placeholder
 name=$(git -C "$LAB_TOP" config user.name || true)
 email=$(git -C "$LAB_TOP" config user.email || true)
-proj=$(git mailinfo /dev/null /dev/null <"$PATCHES/$(series_list | head -1)" |
-	sed -n 's/^Author: //p; s/^Email: /</p' | paste -sd' ' | sed 's/$/>/')
+proj=$(project_identity)
 set_it="set yours: git config --global user.name 'Your Name'; git config --global user.email you@example.org"
 [ -n "$name" ] && [ -n "$email" ] || die "git's user.name or user.email is unset; $set_it"
 case $proj in
@@ -44,18 +52,24 @@ say "sender: $sender"
 
 "$LAB_TOP/lab/prepare.sh" apply
 dir=${OUTBOX_DIR:-$OUT/outbox}
-box=$dir/v${v:-1}
 prev=$dir/previous
-new=$dir/.v${v:-1}.new
+new=$dir/.new
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+sets=$(grep -v -e '^#' -e '^[[:space:]]*$' "$letters/sets")
+n=$(series_list | grep -c .)
+while read -r set first last dep; do
+	[ -f "$letters/$set.txt" ] || die "lab/letters/sets names '$set', which has no lab/letters/$set.txt"
+	[ "$first" -ge 1 ] && [ "$last" -ge "$first" ] && [ "$last" -le "$n" ] ||
+		die "lab/letters/sets: $set's patches $first..$last are not within the $n of patches/series"
+done <<<"$sets"
 
 say "the model: its checks, then table A for the cover letter"
 "$LAB_TOP/sim/run.sh" check >"$tmp/sim.raw" 2>"$tmp/sim.err" ||
 	{ tail -q -n 5 "$tmp/sim.raw" "$tmp/sim.err" >&2; die "the sim did not run (sim/run.sh check): no outbox written"; }
 table=${OUTBOX_SIM_TABLE:-$OUT/sim/A-lockon.txt}
 if [ -z "${OUTBOX_SIM_TABLE:-}" ] && { [ ! -f "$table" ] ||
-	[ -n "$(find "$LAB_TOP/sim/gate_sim.c" "$LAB_TOP/sim/run.sh" "$LINUX/kernel/sched/newidle.h" -newer "$table")" ]; }; then
+	[ -n "$(find "$LAB_TOP/sim" "$LINUX/kernel/sched/newidle.h" -newer "$table" -name '*.[ch]' -o -newer "$table" -name run.sh)" ]; }; then
 	say "table A is missing or older than the model's inputs: sim/run.sh table (minutes)"
 	"$LAB_TOP/sim/run.sh" table >"$tmp/sim.raw" 2>"$tmp/sim.err" ||
 		{ tail -n 5 "$tmp/sim.err" >&2; die "the sim did not run (sim/run.sh table): no outbox written"; }
@@ -72,100 +86,95 @@ else
 	sed 's/^/  /; s/ *$//' "$report" >"$tmp/bench.txt"
 fi
 
-say "addresses from scripts/get_maintainer.pl"
-git -C "$LINUX" format-patch -q -o "$tmp/fp" "$BASE_TAG..patched"
-(cd "$LINUX" && ./scripts/get_maintainer.pl --rolestats --no-git --no-git-fallback "$tmp"/fp/*.patch) \
-	>"$tmp/get_maintainer.txt" 2>/dev/null || die "get_maintainer.pl failed"
-to=() cc=()
-while IFS= read -r line; do
-	addr=${line% (*}
-	case $line in
-	*"(maintainer:"*) to+=(--to="$addr") ;;
-	*) cc+=(--cc="$addr") ;;
-	esac
-done <"$tmp/get_maintainer.txt"
-[ ${#to[@]} -gt 0 ] || die "get_maintainer.pl named no maintainer"
+# the sender's commits: the series in a scratch worktree, each commit's
+# author the sender, its sign-off the sender's
+say "the series as the sender's commits (git commit --reset-author, git interpret-trailers)"
+w=$(worktree_at outbox "$BASE_TAG")
+for p in $(series_list); do
+	git -C "$w" am -q "$PATCHES/$p" || { git -C "$w" am --abort >/dev/null 2>&1 || true; die "$p does not apply"; }
+	git -C "$w" log -1 --format=%B | grep -v -x -F "Signed-off-by: $proj" |
+		git interpret-trailers --trailer "Signed-off-by: $sender" >"$tmp/msg"
+	git -C "$w" -c user.name="$name" -c user.email="$email" commit -q --amend --reset-author -F "$tmp/msg"
+done
+commit() { git -C "$w" rev-parse "HEAD~$((n - $1))"; }
 
-say "format-patch ${v:+-v$v }--cover-letter"
 rm -rf "$new"
 mkdir -p "$new"
-cp "$tmp/get_maintainer.txt" "$new/"
-git -C "$LINUX" format-patch -q ${v:+-v"$v"} --cover-letter --thread=shallow \
-	--base="$BASE_TAG" "${to[@]}" "${cc[@]}" -o "$new" "$BASE_TAG..patched"
-cover=$(ls "$new"/*0000-cover-letter.patch)
-python3 - "$cover" "$LAB_TOP/lab/cover-letter.txt" \
-	"$(git -C "$LINUX" log -1 --format='%h ("%s")' "$BASE_TAG")" "$tmp/sim.txt" "$tmp/bench.txt" <<'PY'
+while read -r set first last dep; do
+	out=$new/$set${v:+-v$v}
+	mkdir -p "$out"
+	range="$(commit $((first - 1)))..$(commit "$last")"
+	[ "$first" -gt 1 ] || range="$BASE_TAG..$(commit "$last")"
+	say "$set: patches $first..$last, addresses from scripts/get_maintainer.pl"
+	rm -rf "$tmp/fp"
+	git -C "$w" format-patch -q -o "$tmp/fp" "$range"
+	(cd "$LINUX" && ./scripts/get_maintainer.pl --rolestats --no-git --no-git-fallback "$tmp"/fp/*.patch) \
+		>"$out/get_maintainer.txt" 2>/dev/null || die "get_maintainer.pl failed"
+	to=() cc=()
+	while IFS= read -r line; do
+		addr=${line% (*}
+		case $line in
+		*"(maintainer:"*) to+=(--to="$addr") ;;
+		*) cc+=(--cc="$addr") ;;
+		esac
+	done <"$out/get_maintainer.txt"
+	[ ${#to[@]} -gt 0 ] || die "get_maintainer.pl named no maintainer for $set"
+	git -C "$w" -c user.name="$name" -c user.email="$email" format-patch -q ${v:+-v"$v"} \
+		--cover-letter --thread=shallow --base="$BASE_TAG" "${to[@]}" "${cc[@]}" -o "$out" "$range"
+	cover=$(ls "$out"/*0000-cover-letter.patch)
+	emu=$letters/emulated-$set.txt
+	[ -f "$emu" ] || emu=/dev/null
+	python3 - "$cover" "$letters/$set.txt" "$(base_line)" "$tmp/sim.txt" "$tmp/bench.txt" "$emu" \
+		"EMU_$(echo "$set" | tr a-z A-Z)" <<'PY'
 import sys
-cover, tmpl, base, simf, benchf = sys.argv[1:6]
-sim, bench = open(simf).read().rstrip("\n"), open(benchf).read().rstrip("\n")
+cover, tmpl, base, simf, benchf, emuf, emukey = sys.argv[1:8]
 t = open(tmpl).read().replace("@BASE@", base)
-t = t.replace("@SIM_TABLE@", sim).replace("@BENCH_TABLE@", bench)
+t = t.replace("@SIM_TABLE@", open(simf).read().rstrip("\n"))
+t = t.replace("@BENCH_TABLE@", open(benchf).read().rstrip("\n"))
+t = t.replace("@" + emukey + "@", open(emuf).read().strip("\n"))
 subject, blurb = t.split("\n", 1)
 c = open(cover).read()
 c = c.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb.strip("\n"))
 open(cover + ".tmp", "w").write(c)
 PY
-mv "$cover.tmp" "$cover"
-
-say "From: and Signed-off-by: of the sender"
-for m in "$new"/*.patch; do
-	SENDER=$sender PROJ=$proj python3 - "$m" <<'PY'
-import os, sys
-m = sys.argv[1]
-sender, proj = os.environ["SENDER"], os.environ["PROJ"]
-out, head, folded = [], True, False
-for line in open(m).read().split("\n"):
-    if head and folded and line[:1] in (" ", "\t"):
-        continue            # the rest of a From: folded over lines
-    folded = False
-    if head and line.startswith("From: "):
-        line, folded = "From: " + sender, True
-    elif head and line == "":
-        head = False
-    elif line == "Signed-off-by: " + proj:
-        line = "Signed-off-by: " + sender
-    elif not head and line.startswith(proj.split(" <")[0] + " ("):
-        line = sender.split(" <")[0] + line[len(proj.split(" <")[0]):]  # the shortlog
-    out.append(line)
-open(m + ".tmp", "w").write("\n".join(out))
-PY
-	mv "$m.tmp" "$m"
-done
+	mv "$cover.tmp" "$cover"
+done <<<"$sets"
 
 say "checks on the mails"
 fail=0
-for p in "$new"/*.patch; do
+for p in "$new"/*/*.patch; do
 	case $p in *0000-cover-letter.patch) continue ;; esac
-	# the exceptions are listed by patch name, without the -vN prefix
-	if checkpatch_findings "$p" "$(basename "$p" | sed 's/^v[0-9]*-//')" >"$tmp/cp.txt"; then
-		echo "  checkpatch $(basename "$p"): clean$(grep -q . "$tmp/cp.txt" && echo " but for $(grep -c . "$tmp/cp.txt") listed exception(s)")"
+	if checkpatch_findings "$p" >"$tmp/cp.txt"; then
+		echo "  checkpatch $(basename "$(dirname "$p")")/$(basename "$p"): clean$(grep -q . "$tmp/cp.txt" && echo " but for $(grep -c . "$tmp/cp.txt") listed exception(s)")"
 	else
-		echo "  checkpatch $(basename "$p"): FAILS"; sed 's/^/    /' "$tmp/cp.txt"; fail=1
+		echo "  checkpatch $(basename "$(dirname "$p")")/$(basename "$p"): FAILS"; sed 's/^/    /' "$tmp/cp.txt"; fail=1
 	fi
 done
-if "$LAB_TOP/lab/outbox-lint.sh" "$new" "$sender" "$v" >"$tmp/lint.txt"; then
-	echo "  lint: no placeholder, no lab path, no emulated figure, the model labelled, only the sender's tags"
-else
-	cat "$tmp/lint.txt"; fail=1
-fi
-mails() { ls "$1"/*.patch | grep -v 0000-cover-letter; }
-w=$(worktree_at am "$BASE_TAG")
+for d in "$new"/*/; do
+	if "$LAB_TOP/lab/outbox-lint.sh" "$d" "$sender" "$v" >"$tmp/lint.txt"; then
+		echo "  lint $(basename "$d"): no placeholder, no lab path, emulated figures labelled, the model labelled, only the sender's tags"
+	else
+		cat "$tmp/lint.txt"; fail=1
+	fi
+done
+mails() { local s; while read -r s _; do ls "$1/$s${v:+-v$v}"/*.patch | grep -v 0000-cover-letter; done <<<"$sets"; }
+w2=$(worktree_at am "$BASE_TAG")
 # shellcheck disable=SC2046
-if git -C "$w" am -q $(mails "$new") >/dev/null 2>&1; then
-	echo "  git am of the outbox onto $BASE_TAG: applies"
+if git -C "$w2" am -q $(mails "$new") >/dev/null 2>&1; then
+	echo "  git am of every set in order onto $BASE_TAG: applies"
 else
-	echo "  git am of the outbox onto $BASE_TAG: FAILS"; fail=1
-	git -C "$w" am --abort >/dev/null 2>&1 || true
+	echo "  git am of every set in order onto $BASE_TAG: FAILS"; fail=1
+	git -C "$w2" am --abort >/dev/null 2>&1 || true
 fi
-if [ -d "$box" ] && ls "$box"/*.patch >/dev/null 2>&1; then
-	w=$(worktree_at am "$BASE_TAG")
+if [ -d "$prev" ] && mails "$prev" >/dev/null 2>&1; then
+	w2=$(worktree_at am "$BASE_TAG")
 	# shellcheck disable=SC2046
-	if git -C "$w" am -q $(mails "$box") >/dev/null 2>&1; then
+	if git -C "$w2" am -q $(mails "$prev") >/dev/null 2>&1; then
 		echo "  range-diff against the previous outbox:"
-		git -C "$LINUX" range-diff --no-color "$BASE_TAG..$(git -C "$w" rev-parse HEAD)" "$BASE_TAG..patched" |
+		git -C "$LINUX" range-diff --no-color "$BASE_TAG..$(git -C "$w2" rev-parse HEAD)" "$BASE_TAG..patched" |
 			sed 's/^/    /'
 	else
-		git -C "$w" am --abort >/dev/null 2>&1 || true
+		git -C "$w2" am --abort >/dev/null 2>&1 || true
 	fi
 fi
 
@@ -175,15 +184,25 @@ if [ "$fail" != 0 ]; then
 	die "the outbox fails its checks (above); not swapped in; the mails are in $dir/rejected"
 fi
 # the swap: the old outbox becomes the previous one
-if [ -d "$box" ]; then
+old=$(for d in "$dir"/*/; do
+	case $(basename "$d") in previous|rejected|'*') ;; *) echo "$d" ;; esac
+done)
+if [ -n "$old" ]; then
 	rm -rf "$prev"
-	mv "$box" "$prev"
+	mkdir -p "$prev"
+	# shellcheck disable=SC2086
+	mv $old "$prev/"
 fi
-mv "$new" "$box"
+mv "$new"/* "$dir/"
+rmdir "$new"
 echo
-echo "Outbox $box:"
-ls -1 "$box" | sed 's/^/  /'
+echo "Outbox $dir:"
+while read -r s _; do
+	echo "  $s${v:+-v$v}/: $(ls "$dir/$s${v:+-v$v}" | grep -c '\.patch$') mails"
+done <<<"$sets"
 echo
-echo "To send it (not run here):"
-echo "  git send-email --annotate $box/*.patch"
+echo "To send them (not run here), each set its own thread, in this order:"
+while read -r s _; do
+	echo "  git send-email --annotate $dir/$s${v:+-v$v}/*.patch"
+done <<<"$sets"
 exit 0

@@ -1,10 +1,12 @@
 #!/bin/bash
-# The benchmark harness: the statistics on fixed data (a Welch t-test whose
-# result was computed apart), the CV limit and its negative control, and a
-# short A/B/A smoke run in the patched guest, in a scratch place (emulated
-# figures are not asserted on: only that every condition was measured in
-# every run and the feature state was restored). bench/aba.sh's own checks
-# on the host are in tests/lab/tools_test.sh.
+# The benchmark harness: the statistics on fixed data (Welch's test and the
+# intervals over boots, computed apart), the CV limit, the positive control
+# and the regime's flag, each with its negative control; the plan of
+# bench-kernels (boots in rounds, perturbed from the seed) and its refusal
+# of a kernel that does other work around its runs; and a short smoke of
+# each preset in the guest, in a scratch place (emulated figures are not
+# asserted on: only that every condition was measured in every boot).
+# bench/aba.sh's own checks on the host are in tests/lab/tools_test.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/lib.sh"
@@ -79,51 +81,116 @@ t_check "runs: the fixture has three runs of each condition" test "$(runs_of "$w
 printf 'workload,condition,run,metric,value\nfutex,A,1,completions_per_s,1\nfutex,A,1,wake_us_p50,2\nfutex,A,1,wake_us_p99,3\n' >"$w/one.csv"
 t_check "negative control: one run with three metrics is one run, not two" test "$(runs_of "$w/one.csv" futex A)" = 1
 
-# make bench-kernels' plan: the five kernels, each between two baseline boots
-BENCH_PLAN_ONLY=1 "$top/bench/kernels.sh" >"$w/plan.txt"
-t_check "kernels: nine boots, the baseline first, last and between each two" \
-	test "$(awk 'NF == 3 { print $3 }' "$w/plan.txt" | tr '\n' ' ')" = \
-	"baseline1 dicefix baseline2 plain baseline3 patched baseline4 patched_NO_NI_RANDOM baseline5 "
-t_check "kernels: NO_NI_RANDOM set on the patched kernel" grep -qx 'patched NO_NI_RANDOM patched_NO_NI_RANDOM' "$w/plan.txt"
-t_check "kernels: each compared with the baselines before and after it" \
-	test "$(grep -c '^[a-zA-Z_]*:baseline\([1-4]\),baseline[2-5]$' "$w/plan.txt")" = 4
-
-# Smoke run in the guest (emulated: icount unless KVM works), futex8 and
-# hackbench (when rt-tests is here), 2 runs of 1 s, in a scratch place:
-# out/bench/latest is the user's. Two runs say nothing of the CV: no limit.
-workloads=futex8
-why=$(have hackbench rt-tests) && workloads="futex8 hackbench" || t_skip "smoke: hackbench" "$why"
-latest_before=$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)
-rc=0
-BENCH_OUT=$w/bench BENCH_RUNS=2 BENCH_SECONDS=1 BENCH_WARMUP=0 BENCH_CV_MAX=0 BENCH_WORKLOADS="$workloads" \
-	"$top/bench/run.sh" >"$w/run.log" 2>&1 || { rc=$?; tail -20 "$w/run.log" | sed 's/^/# /'; }
-t_check "smoke: bench/run.sh in the guest succeeds" test "$rc" = 0
-t_check "smoke: it leaves out/bench/latest alone (a scratch place: BENCH_OUT)" \
-	test "$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)" = "$latest_before"
-d=$w/bench/latest
-for wl in $workloads; do
-	for c in A B A2; do
-		t_check "smoke: $wl measured under $c in 2 runs" test "$(runs_of "$d/aba.csv" "$wl" "$c" 2>/dev/null)" = 2
+# --- bench/compare.py over boots, on fixed data
+# Kernels mode: the boot means of v7.3 are the stats fixture's A and A2
+# (100 102 101 104 106 105), the gate's its B (110 114 111): the same Welch
+# test, +8.41 % [+4.48 %, +12.35 %]. Each boot has two runs around its mean.
+{
+	echo "workload,condition,run,metric,value,boot"
+	b=0
+	for kv in v7.3:100 gate:110 norandom:130 v7.3:102 gate:114 norandom:133 v7.3:101 gate:111 norandom:131 \
+		v7.3:104 v7.3:106 v7.3:105; do
+		b=$((b + 1))
+		echo "futex8,${kv%%:*},1,completions_per_s,$(( ${kv#*:} - 1 )),$b"
+		echo "futex8,${kv%%:*},2,completions_per_s,$(( ${kv#*:} + 1 )),$b"
+		for m in "visits 800" "full 0" "attempts 90" "pulls 3" "ratio0 40" "ratio1 38"; do
+			echo "futex8,${kv%%:*},1,dom_mc_${m% *},${m#* },$b"
+		done
 	done
+} >"$w/k.csv"
+cmp_k() { python3 "$top/bench/compare.py" "$1" --compare gate:v7.3 --compare norandom:gate \
+	--control norandom:gate --json "$w/k.json"; }
+rc=0
+cmp_k "$w/k.csv" >"$w/k.txt" || rc=$?
+kfield() { python3 -c 'import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["rows"] if x["condition"] == sys.argv[2] and x["against"] == sys.argv[3]][0]
+print(r[sys.argv[4]])' "$w/k.json" "$@"; }
+t_check "over boots: the gate against v7.3, +8.41%" near "$(kfield gate v7.3 delta)" 8.4142 0.001
+t_check "over boots: its 95% interval [+4.48%, +12.35%], over 3 and 6 boots" \
+	eval 'near "$(kfield gate v7.3 lo)" 4.4754 0.001 && near "$(kfield gate v7.3 hi)" 12.3531 0.001 &&
+		test "$(kfield gate v7.3 n) $(kfield gate v7.3 n_base)" = "3 6"'
+t_check "over boots: the positive control told apart, the report passes ($rc)" \
+	eval 'test "$rc" = 0 && grep -q "positive control (norandom against gate): told apart" "$w/k.txt"'
+t_check "over boots: v7.3's drift, later boots against earlier" grep -q 'drift of v7.3: .*+3.96%' "$w/k.txt"
+sed 's/^\(futex8,norandom,[12],completions_per_s,\)13\([0-9]\)/\111\2/' "$w/k.csv" >"$w/k2.csv"
+rc=0
+cmp_k "$w/k2.csv" >"$w/k2.txt" || rc=$?
+t_check "negative control: a control that is not told apart fails the report (exit 4, $rc)" test "$rc" = 4
+t_check "negative control: saying the preset cannot say 'no difference'" \
+	grep -q 'NOT told apart: futex8 cannot say "no difference"' "$w/k2.txt"
+t_check "regime: the telemetry's levels in the report" grep -q '^  v7.3 .* mc .*40 > 38 .*800 .*90 ' "$w/k.txt"
+t_check "regime: a run at ratio 800 of 800 visits is not flagged" eval '! grep -q FLAG "$w/k.txt"'
+sed 's/,dom_mc_full,0,/,dom_mc_full,800,/' "$w/k.csv" >"$w/k3.csv"
+cmp_k "$w/k3.csv" >"$w/k3.txt" || true
+t_check "negative control: visits all at ratio 1024 are flagged as saying nothing about the gate" \
+	grep -q 'gate .*FLAG: asked on 0.0% of the visits.*says nothing about the gate' "$w/k3.txt"
+# Features mode: per-boot deltas of B against A and A2 of 2, 3 and 4 %:
+# mean 3 %, sd 1, t(0.975, 2) = 4.3027: 3 +- 2.4842 %.
+{
+	echo "workload,condition,run,metric,value,boot"
+	for bd in 1:102 2:103 3:104; do
+		echo "futex8,NI_GATE:A,1,completions_per_s,100,${bd%%:*}"
+		echo "futex8,NI_GATE:B,1,completions_per_s,${bd#*:},${bd%%:*}"
+		echo "futex8,NI_GATE:A2,1,completions_per_s,100,${bd%%:*}"
+	done
+} >"$w/f.csv"
+python3 "$top/bench/compare.py" "$w/f.csv" --features --json "$w/f.json" >"$w/f.txt"
+ffield() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rows"][0][sys.argv[2]])' "$w/f.json" "$1"; }
+t_check "features over boots: NO_NI_GATE +3.00% [+0.52%, +5.48%]" \
+	eval 'near "$(ffield delta)" 3 0.0001 && near "$(ffield lo)" 0.5158 0.001 && near "$(ffield hi)" 5.4842 0.001'
+t_check "features over boots: without a control the report says so" grep -q 'No positive control given' "$w/f.txt"
+
+# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
+plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$w/plan BENCH_BOOTS=3 "$top/bench/kernels.sh" "$@" 2>/dev/null; }
+BENCH_SEED=42 plan >"$w/p1.txt"
+BENCH_SEED=42 plan >"$w/p2.txt"
+BENCH_SEED=43 plan >"$w/p3.txt"
+t_check "plan: three rounds of the five kernels, fifteen boots" test "$(wc -l <"$w/p1.txt")" = 15
+t_check "plan: each round boots each kernel once" \
+	test "$(awk '{ r = int(($1 - 1) / 5); print r, $2 }' "$w/p1.txt" | sort -u | wc -l)" = 15
+t_check "plan: the same seed gives the same boots" cmp -s "$w/p1.txt" "$w/p2.txt"
+t_check "negative control: another seed gives another order" eval '! cmp -s "$w/p1.txt" "$w/p3.txt"'
+t_check "plan: v7.3, v7.3 + patch 1 and the series from their bench kernels" \
+	eval 'grep -q " v7.3 bench-baseline$" "$w/p1.txt" && grep -q " fix1 bench-dicefix$" "$w/p1.txt" &&
+		grep -q " dice bench-patched$" "$w/p1.txt"'
+g=$(ls -d "$w"/plan/*-kernels | head -1)
+t_check "plan: the boots differ in their delay and the workers' first CPU" \
+	test "$(grep -h '^delay_us=' "$g"/guest-*.sh | sort -u | wc -l)" -gt 1
+t_check "plan: the dice is the series with NO_NI_GATE, the control with NO_NI_RANDOM" \
+	eval 'grep -qx "features=\"NO_NI_RATE NO_NI_GATE\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"dice\" { print \$1; exit }" "$w/p1.txt").sh" &&
+		grep -qx "features=\"NO_NI_RATE NO_NI_RANDOM\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"norandom\" { print \$1; exit }" "$w/p1.txt").sh"'
+rc=0
+BENCH_SEED=42 BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_gate' \
+	BENCH_PLAN_ONLY=1 BENCH_OUT=$w/plant BENCH_BOOTS=1 "$top/bench/kernels.sh" >"$w/plant.txt" 2>&1 || rc=$?
+t_check "negative control: a kernel that reads more between its runs is refused before any boot ($rc)" \
+	eval 'test "$rc" != 0 && grep -q "does other work around its runs" "$w/plant.txt"'
+t_check "negative control: and the refusal shows the extra work" grep -q 'newidle_gate' "$w/plant.txt"
+
+# --- a smoke of each preset in the guest: the patched kernel (the bench
+# kernels are not built here), one run of 1 s of futex8 after a warm-up,
+# two boots (ni4) or one (ni20: 20 vCPUs, slow); a scratch place, so that
+# out/bench/latest is left alone. Nothing is asserted on the figures.
+latest_before=$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)
+for preset in ni4 ni20; do
+	boots=2
+	[ "$preset" = ni4 ] || boots=1
+	rc=0
+	BENCH_OUT=$w/bench-$preset BENCH_PRESET=$preset BENCH_VARIANT=patched BENCH_BOOTS=$boots BENCH_RUNS=1 \
+		BENCH_SECONDS=1 BENCH_WARMUP_RUNS=1 BENCH_WORKLOADS=futex8 \
+		"$top/bench/run.sh" >"$w/run-$preset.log" 2>&1 || { rc=$?; tail -20 "$w/run-$preset.log" | sed 's/^/# /'; }
+	t_check "smoke $preset: bench/run.sh in the guest succeeds (exit $rc; 4 is the control's verdict)" \
+		eval 'test "$rc" = 0 || test "$rc" = 4'
+	d=$w/bench-$preset/latest
+	for c in NI_GATE:A NI_GATE:B NI_GATE:A2 NI_RANDOM:A NI_RANDOM:B NI_RANDOM:A2; do
+		t_check "smoke $preset: $c measured in each of $boots boot(s)" \
+			test "$(awk -F, -v c="$c" '$2 == c && $4 == "completions_per_s" { b[$6] = 1 } END { print length(b) }' "$d/aba.csv" 2>/dev/null)" = "$boots"
+	done
+	t_check "smoke $preset: the warm-up run is not in the CSV" eval '! grep -q ",w1," "$d/aba.csv"'
+	t_check "smoke $preset: the warm-up was run" grep -q '^# warm-up futex8 A 1: completions_per_s' "$d/console-1.txt"
+	t_check "smoke $preset: the guest has the preset's CPUs" \
+		grep -q "CPUs; features:.*NO_NI_RATE" "$d/console-1.txt"
+	t_check "smoke $preset: the report says it is emulated" grep -q 'EMULATED' "$d/report.txt"
 done
-t_check "smoke: futex's transient and steady state measured apart" \
-	eval 'grep -q "^futex8,B,2,transient_per_s," "$d/aba.csv" && grep -q "^futex8,B,2,steady_per_s," "$d/aba.csv"'
-t_check "smoke: each run's schedstat deltas (newidle attempts and pulls)" \
-	eval 'grep -q "^futex8,B,2,ni_lb_count," "$d/aba.csv" && grep -q "^futex8,B,2,ni_lb_gained," "$d/aba.csv"'
-t_check "smoke: the report says it is emulated" grep -q 'EMULATED' "$d/report.txt"
-if [ "$(bench_accel)" = icount ]; then
-	t_check "smoke: the report says what icount compares" grep -qxF "$BENCH_ICOUNT_LINE" "$d/report.txt"
-else
-	t_skip "smoke: the report says what icount compares" "BENCH_ACCEL is $(bench_accel)"
-fi
-t_check "smoke: the report, its CSV and JSON are whole (no temporary left)" \
-	eval 'test -s "$d/report.json" && test -s "$d/report.csv" && test -z "$(find "$d/" -name "*.new")"'
-t_check "smoke: NI_RANDOM restored after the run" \
-	grep -q '^# features after: NI_RANDOM$' "$d/console.txt"
-# The plain kernel of make bench-kernels is the series with a lab patch:
-# it must still apply to the series as it is now (and not to v7.3).
-pg_applies() { GIT_INDEX_FILE=$w/idx git -C "$LINUX" read-tree "$1" &&
-	GIT_INDEX_FILE=$w/idx git -C "$LINUX" apply --cached --check "$top/bench/plain-gate.patch" 2>/dev/null; }
-t_check "bench/plain-gate.patch applies to the series" pg_applies patched
-t_check "negative control: and not to v7.3" eval '! pg_applies "$BASE_TAG"'
+t_check "smoke ni20: 20 CPUs" grep -q '^# kernel .*, 20 CPUs;' "$w/bench-ni20/latest/console-1.txt"
+t_check "smoke: out/bench/latest left alone" test "$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)" = "$latest_before"
 t_done

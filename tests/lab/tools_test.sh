@@ -114,6 +114,26 @@ t_check "aba: a workload that crashes fails the run, naming it" \
 	refuses_with "run 1, condition A: futex failed (exit 3)" env FAKE_CRASH="$w/crash" PATH="$w/fake:$PATH" ABA_FEATURES="$w/features" bench/aba.sh -k 2 -s 1 -o "$w/crash.csv"
 t_check "aba: and writes no CSV" test ! -e "$w/crash.csv"
 t_check "aba: and restores the feature" test "$(cat "$w/features")" = NI_RANDOM
+# -S: the counters of a run, and the telemetry's per-level deltas; the fake
+# workload moves the counters as a run would
+printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$w/schedstat"
+printf '0 1 MC 100 0 50 10 1\n1 1 MC 200 20 70 20 2\n0 2 PKG 40 0 10 4 0\n' >"$w/tel"
+echo 0 >"$w/sst"
+cat >"$w/fake/futexbench" <<'EOF2'
+#!/bin/sh
+printf '0 1 MC 160 0 40 16 2\n1 1 MC 300 30 80 30 3\n0 2 PKG 50 5 10 5 1\n' >"$FAKE_TEL"
+echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"
+EOF2
+chmod +x "$w/fake/futexbench"
+env FAKE_TEL="$w/tel" ABA_TELEMETRY="$w/tel" ABA_SCHEDSTAT="$w/schedstat" ABA_SCHEDSTATS_SYSCTL="$w/sst" \
+	PATH="$w/fake:$PATH" ABA_FEATURES="$w/features" bench/aba.sh -k 1 -s 1 -c K -S -o "$w/tel.csv" 2>/dev/null
+t_check "aba -S: a level's visits, those at 1024, attempts and pulls summed over its CPUs" \
+	eval 'grep -qx "futex,K,1,dom_mc_visits,160" "$w/tel.csv" && grep -qx "futex,K,1,dom_mc_full,10" "$w/tel.csv" &&
+		grep -qx "futex,K,1,dom_mc_attempts,16" "$w/tel.csv" && grep -qx "futex,K,1,dom_mc_pulls,2" "$w/tel.csv"'
+t_check "aba -S: the ratio at the start and the end, the mean over the CPUs" \
+	eval 'grep -qx "futex,K,1,dom_mc_ratio0,60.0" "$w/tel.csv" && grep -qx "futex,K,1,dom_mc_ratio1,60.0" "$w/tel.csv" &&
+		grep -qx "futex,K,1,dom_pkg_ratio0,10.0" "$w/tel.csv"'
+t_check "aba -S: the schedstats sysctl put back" test "$(cat "$w/sst")" = 0
 printf '#!/bin/sh\necho "nothing to report"\n' >"$w/fake/futexbench"
 t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$w/none.csv"
 

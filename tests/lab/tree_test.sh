@@ -21,19 +21,19 @@ lab/initramfs.sh baseline >/dev/null 2>&1
 members patched >"$w/patched.list"
 members baseline >"$w/baseline.list"
 t_check "guest: the patched initramfs carries the patched kselftest" grep -qx 'lab/kselftest/sched/newidle_gate_test' "$w/patched.list"
-t_check "guest: and the dice build of it (the negative control)" grep -qx 'lab/bin/newidle_gate_test.dice' "$w/patched.list"
+t_check "guest: and the dice build of it (a negative control)" grep -qx 'lab/bin/newidle_gate_test.dice' "$w/patched.list"
 t_check "guest: building the baseline's after it left it so" test "$(variant_guest patched)/base.cpio" -ot "$(variant_guest baseline)/base.cpio"
 t_check "negative control: the baseline (v7.3) initramfs has no such test" eval '! grep -q newidle_gate_test "$w/baseline.list"'
 t_check "guest: both carry futexbench and aba.sh" \
 	eval 'grep -qx lab/bin/futexbench "$w/baseline.list" && grep -qx lab/bin/aba.sh "$w/patched.list"'
 
 # --- the outbox: scratch places, the sender, a sim that fails, a report
-# from emulation, the model's claim, the lint on planted faults
+# from emulation, the model's claim, the two sets, the lint on planted faults
 export OUTBOX_DIR=$w/outbox OUTBOX_SIM_TABLE=$top/tests/lab/A-lockon.sample
 ident() { env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$1" \
 	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$2" "${@:3}"; }
 me() { ident "Ada Tester" "ada.tester@mail.kernel-lab.org" "$@"; }
-proj=$(git mailinfo /dev/null /dev/null <"$PATCHES/$(series_list | head -1)" | sed -n "s/^Author: //p; s/^Email: /</p" | paste -sd" " | sed "s/\$/>/")
+proj=$(project_identity)
 pname=${proj% <*} pmail=${proj##*<}
 t_check "outbox: the project's placeholder identity is refused, naming what to set" \
 	refuses_with "is the project's placeholder" ident "$pname" "${pmail%>}" lab/outbox.sh
@@ -48,46 +48,70 @@ printf '#!/bin/sh\necho "fake gcc: no" >&2\nexit 1\n' >"$w/fakegcc/gcc"
 chmod +x "$w/fakegcc/gcc"
 t_check "outbox: a sim that fails stops it, said" \
 	refuses_with "the sim did not run" me env PATH="$w/fakegcc:$PATH" lab/outbox.sh
-t_check "outbox: and nothing was written" test ! -e "$w/outbox/v1"
+t_check "outbox: and nothing was written" test ! -e "$w/outbox/gate"
 sed '0,/gate\/64 .*met$/s/\(gate\/64 .*\)met$/\1MISSED/' tests/lab/A-lockon.sample >"$w/A-missed.txt"
 t_check "outbox: a model table where the gate misses its claim stops it" \
 	refuses_with "does not back the cover letter" me env OUTBOX_SIM_TABLE="$w/A-missed.txt" lab/outbox.sh
 printf 'Machine: host x\nemulated (icount): same cost per instruction, no caches\nfutex: completions_per_s 424242.4242\n' >"$w/emulated.txt"
 rc=0
-me env OUTBOX_BENCH="$w/emulated.txt" lab/outbox.sh >"$w/outbox.log" 2>&1 || rc=$?
+me env OUTBOX_BENCH="$w/emulated.txt" lab/outbox.sh >"$w/outbox.log" 2>&1 || { rc=$?; tail -20 "$w/outbox.log" | sed 's/^/# /'; }
 t_check "outbox: with a report from emulation it is written ($rc)" test "$rc" = 0
-cover=$(ls "$w"/outbox/v1/0000-cover-letter.patch 2>/dev/null || echo none)
-t_check "outbox: a new series: no version in the subjects" eval '! grep -q "^Subject: \[PATCH v" "$w"/outbox/v1/*.patch'
-t_check "outbox: the emulated figures are not in the cover letter" eval '! grep -q 424242 "$cover"'
+fixes=$w/outbox/fixes gate=$w/outbox/gate
+cover=$(ls "$gate"/0000-cover-letter.patch 2>/dev/null || echo none)
+t_check "outbox: two sets, the fixes (3 mails and a letter) and the gate (5 and a letter)" \
+	test "$(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l)" = "4 6"
+t_check "outbox: each set numbers its own patches" \
+	eval 'grep -q "^Subject: \[PATCH 1/3\] sched/fair: Fix the off-by-one" "$fixes"/0001-*.patch &&
+		grep -q "^Subject: \[PATCH 1/5\] sched/fair: Add a deterministic" "$gate"/0001-*.patch'
+t_check "outbox: the gate's set names the fixes as prerequisites, after base-commit" \
+	eval 'test "$(grep -c "^prerequisite-patch-id: " "$cover")" = 3 && grep -q "^base-commit: " "$cover"'
+t_check "outbox: the fixes' letter has its subject and stable policy" \
+	eval 'grep -q "^Subject: \[PATCH 0/3\] sched/fair: Fix the newidle balance success estimate" "$fixes/0000-cover-letter.patch" &&
+		grep -q "none Cc: stable" "$fixes/0000-cover-letter.patch"'
+t_check "outbox: a new series: no version in the subjects" eval '! grep -q "^Subject: \[PATCH v" "$w"/outbox/*/*.patch'
+t_check "outbox: the emulated report is not in the cover letter" eval '! grep -q 424242 "$cover"'
 t_check "outbox: the letter says there is no report from hardware" grep -q 'no benchmark report from hardware' "$cover"
-t_check "outbox: every From: is the sender" eval '! grep "^From: " "$w"/outbox/v1/*.patch | grep -v -q "From: Ada Tester <ada.tester@mail.kernel-lab.org>"'
-t_check "outbox: every patch is signed off by the sender" \
-	test "$(grep -l '^Signed-off-by: Ada Tester <ada.tester@mail.kernel-lab.org>' "$w"/outbox/v1/00[0-9][1-9]-*.patch | wc -l)" = "$(series_list | wc -l)"
-t_check "outbox: the placeholder identity is gone from the mails" eval '! grep -q -F -e "${pmail%>}" -e "$pname" "$w"/outbox/v1/*.patch'
+t_check "outbox: every From: is the sender" eval '! grep -h "^From: " "$w"/outbox/*/*.patch | grep -v -q "From: Ada Tester <ada.tester@mail.kernel-lab.org>"'
+t_check "outbox: every patch is signed off by the sender, once" \
+	test "$(grep -c '^Signed-off-by: Ada Tester <ada.tester@mail.kernel-lab.org>' "$w"/outbox/*/00[0-9][1-9]-*.patch | awk -F: '{ s += $2 } END { print s }')" = "$(series_list | wc -l)"
+t_check "outbox: the placeholder identity is gone from the mails" eval '! grep -q -F -e "${pmail%>}" -e "$pname" "$w"/outbox/*/*.patch'
+t_check "outbox: the base is named as Debian's import of v7.3.4" \
+	grep -q '^Base: v7.3.4 as Debian.s linux-source-7.3 7.3.4-1~bpo13+1 imports it' "$cover"
 t_check "outbox: the model's table is in the letter, labelled" \
 	eval 'grep -q "a model, not a measurement" "$cover" && grep -q -E "^ +0 +0% +[0-9.]+% / " "$cover"'
-t_check "outbox: Qing Wang's v4 is credited" \
-	eval 'grep -q "Suggested-by: Qing Wang" "$w"/outbox/v1/*.patch && grep -q "PATCH v4" "$cover"'
+t_check "outbox: Qing Wang's v4 is credited, the testers by name and the thread's date" \
+	eval 'grep -q "Suggested-by: Qing Wang" "$gate"/*.patch && grep -q "PATCH v4" "$cover" &&
+		grep -q "Chengfeng" "$cover" && grep -q "Kayra" "$cover" && grep -q "30 Oct 2026" "$cover"'
+ident "Zoë Tëster" "zoe.tester@mail.kernel-lab.org" env OUTBOX_DIR="$w/outbox-utf8" lab/outbox.sh >"$w/utf8.log" 2>&1 || true
+t_check "outbox: a name that is not ASCII is RFC 2047-encoded in From:" \
+	grep -q '^From: =?UTF-8?q?Zo=C3=AB=20T=C3=ABster?= <zoe.tester@mail.kernel-lab.org>' "$w/outbox-utf8/fixes/0001-"*.patch
+t_check "outbox: and its sign-off is the name as it is" \
+	grep -q '^Signed-off-by: Zoë Tëster <zoe.tester@mail.kernel-lab.org>' "$w/outbox-utf8/fixes/0001-"*.patch
+t_check "outbox: the lint reads the encoded From: (the set passed)" grep -q 'lint fixes: no placeholder' "$w/utf8.log"
 # the lint, on planted faults in a copy of the good outbox
-lint() { cp -r "$w/outbox/v1" "$w/lint"; sed -i "$1" "$w/lint/$2"; rc=0
+lint() { cp -r "$gate" "$w/lint"; sed -i "$1" "$w/lint/$2"; rc=0
 	lab/outbox-lint.sh "$w/lint" "Ada Tester <ada.tester@mail.kernel-lab.org>" >"$w/lint.log" || rc=$?
 	rm -rf "$w/lint"; [ "$rc" != 0 ] && grep -q "$3" "$w/lint.log"; }
-t_check "lint: the good outbox passes" lab/outbox-lint.sh "$w/outbox/v1" "Ada Tester <ada.tester@mail.kernel-lab.org>"
-c=0000-cover-letter.patch p1=$(cd "$w/outbox/v1" && ls 0001-*.patch)
+t_check "lint: the good outbox passes" lab/outbox-lint.sh "$gate" "Ada Tester <ada.tester@mail.kernel-lab.org>"
+c=0000-cover-letter.patch p1=$(cd "$gate" && ls 0001-*.patch)
 t_check "lint: a placeholder left fails" lint '$a @BENCH_TABLE@' "$c" "placeholder left"
-t_check "lint: a path of the lab fails" lint '$a see sim/gate_sim.c' "$c" "names a path of the lab"
+t_check "lint: a path of the lab fails" lint '$a see sim/model.h' "$c" "names a path of the lab"
 t_check "lint: the repository's absolute path fails" lint "\$a $top/out/x" "$p1" "names this repository's path"
-t_check "lint: an emulated figure fails" lint '$a Under QEMU the gate made 11215 ops/s.' "$c" "figure from emulation"
+t_check "lint: an emulated figure without its label fails" lint '$a\\nUnder QEMU the gate made 11215 ops/s.' "$c" "figure from emulation without its label"
+printf '\nUnder QEMU (emulated, not hardware) the gate made 11215 ops/s.\n' >"$w/labelled.txt"
+cp -r "$gate" "$w/lint2" && cat "$w/labelled.txt" >>"$w/lint2/$c"
+t_check "lint: an emulated figure with its label passes" lab/outbox-lint.sh "$w/lint2" "Ada Tester <ada.tester@mail.kernel-lab.org>"
 t_check "lint: an unlabelled model table fails" lint 's/a model, not a measurement/measured/' "$c" "not labelled"
 t_check "lint: a Tested-by of someone else fails" lint '/^Signed-off-by:/i Tested-by: Kayra Cizmeci <k@example.org>' "$p1" "claims another person's action"
 t_check "lint: a Link: fails" lint '/^Signed-off-by:/i Link: https://example.org/x' "$p1" "no Link:"
 t_check "lint: a version on a new series fails" lint 's/^Subject: \[PATCH /Subject: [PATCH v5 /' "$p1" "numbers a series"
 t_check "lint: another person's Signed-off-by fails" lint '/^Signed-off-by:/i Signed-off-by: Qing Wang <q@example.org>' "$p1" "is not the sender"
+t_check "lint: another From: fails" lint 's/^From: .*/From: Qing Wang <q@example.org>/' "$p1" "is not the sender"
 sed '/emulated/d' "$w/emulated.txt" >"$w/hardware.txt"
 me env OUTBOX_BENCH="$w/hardware.txt" lab/outbox.sh >"$w/outbox.log" 2>&1 || true
-t_check "negative control: a report from hardware is pasted" grep -q 424242 "$w"/outbox/v1/0000-cover-letter.patch
-t_check "outbox: the earlier one became the previous outbox" test -d "$w/outbox/previous"
-t_check "outbox: out/outbox was not touched" eval '! grep -qs 424242 "$OUT"/outbox/v*/*0000-cover-letter.patch'
+t_check "negative control: a report from hardware is pasted" grep -q 424242 "$gate"/0000-cover-letter.patch
+t_check "outbox: the earlier one became the previous outbox" test -d "$w/outbox/previous/gate"
+t_check "outbox: out/outbox was not touched" eval '! grep -qs 424242 "$OUT"/outbox/*/*0000-cover-letter.patch'
 
 # --- the bisection stops at a commit it cannot check out
 wt=$(worktree_at bisect)	# the bisection's tree, where lab/lkml.sh keeps it
