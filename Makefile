@@ -1,71 +1,76 @@
 # The lab: build, boot and test the newidle gate series on Linux v7.3.
 # 'make' is the main job, 'make check' runs every test, 'make help' lists
-# the targets and settings (README.md, "Targets and settings").
+# the targets (each '#:' line below) and the settings (lab/settings).
 # The pipeline's order is lab/prepare.sh's; each target asks it for a step.
 
-VARIANT ?= patched
-SCRIPT ?= lab/guest/show.sh
+setting = $(shell sed -n 's/^$(1)=\([^ ]*\).*/\1/p' lab/settings)
+VARIANT ?= $(call setting,VARIANT)
+SCRIPT ?= $(call setting,SCRIPT)
 
 .PHONY: all help check deps fetch apply build guest boot export sim bench bench-kernels tester-kernels lkml outbox stress clean distclean
 
+#: make                the patched kernel built and booted: its domains, what each feature does, the tests
 all:
 	lab/main.sh
 
+#: make help           the targets and every setting
 help:
-	@sed -n '/^## Targets and settings/,/^## /{/^## [^T]/d;p}' README.md
+	@lab/help.sh
 
+#: make check          every test of the project (ONLY="part ..." runs those parts of tests/parts)
 check:
 	tests/run.sh
 
+#: make deps|fetch|apply  the pipeline up to that step (lab/prepare.sh)
 deps fetch apply:
 	lab/prepare.sh $@
 
+#: make build|guest    ... up to VARIANT's kernel, or its kselftests and initramfs
 build guest:
 	lab/prepare.sh $@ $(VARIANT)
 
+#: make boot           boot VARIANT running SCRIPT in the guest
 boot:
 	lab/prepare.sh guest $(VARIANT)
 	lab/boot.sh $(VARIANT) $(SCRIPT)
 
+#: make export         branch 'patched' of out/linux back into patches/
 export:
 	lab/export.sh
 
-# The gate model: tables, cost per decision, timeline chart (out/sim/).
+#: make sim            the gate model: its tables, cost per decision, a timeline chart (out/sim/)
 sim:
 	lab/prepare.sh apply
 	lab/lock.sh sim/run.sh
 
-# Features A/B/A on each boot of the series' bench kernel, intervals over
-# boots (PRESET=ni4, ni20, rate4: bench/presets); out/bench/latest/.
-PRESET ?= ni4
+#: make bench          features A/B/A on each boot of the series' bench kernel (BENCH_PRESET)
 bench:
-	BENCH_PRESET=$(PRESET) bench/run.sh
+	bench/run.sh
 
-# The kernels compared across boots (v7.3, v7.3 + patch 1, the series' gate,
-# dice and NO_NI_RANDOM) under PRESET; out/bench/latest-kernels/.
+#: make bench-kernels  v7.3, v7.3 + patch 1 and the series compared across boots (BENCH_PRESET)
 bench-kernels:
-	BENCH_PRESET=$(PRESET) bench/kernels.sh
+	bench/kernels.sh
 
-# Baseline and patched Debian packages for a tester, from one config:
-# CONFIG=/path/to/config (default: the running kernel's; 'guest': the lab's).
+#: make tester-kernels v7.3 and the series as Debian packages from one CONFIG, for a real machine
 tester-kernels: deps
 	lab/tester-kernels.sh $(CONFIG)
 
-# The checks maintainers and the build robot run (long: builds every patch).
+#: make lkml           the checks maintainers and the build robot run (long: builds every patch)
 lkml:
 	lab/lkml.sh
 
-# The series as mails in out/outbox/vN, never sent.
+#: make outbox         the series as mails in out/outbox, a directory per set, never sent
 outbox:
 	lab/outbox.sh
 
-# Debug kernels under hotplug, domain rebuilds and toggles (long).
+#: make stress         the debug kernels under hotplug, domain rebuilds and toggles (long)
 stress:
 	lab/stress.sh
 
-# Builds and logs; keeps the base tree and the download.
+#: make clean          builds, guest files, logs and results (keeps the trees and the download)
 clean:
-	rm -rf out/build out/run out/logs out/guest out/linux/.build-* out/src/*/.build-*
+	lab/clean.sh
 
+#: make distclean      all of OUT
 distclean:
-	rm -rf out
+	lab/clean.sh all

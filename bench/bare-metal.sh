@@ -1,29 +1,81 @@
 #!/bin/sh
-# One command for a tester with real hardware, as root: the futex wake/sleep
-# conditions of the sembench runs in the review (8 workers waking 4 per pass,
-# 815 workers waking 101), NI_RANDOM / NO_NI_RANDOM / NI_RANDOM on the
-# running kernel, 9 runs of 30 s each per condition, then the report of
-# bench/report.sh (n, mean, median, min, max, CV, the delta with its 95 %
-# Welch interval and verdict, the drift; text, CSV, JSON). A condition over
-# BENCH_CV_MAX is named in the report (and the exit status is 3), but every
-# condition is still run and reported.
-# Usage: sudo bench/bare-metal.sh [OUTDIR]      (about 30 minutes)
+# One command for a tester with real hardware, as root: the review's own
+# benchmark, sembench-ng at 26350892f66d (-o 2: 8 workers waking 4 per
+# pass, and 815 waking 101), beside the lab's futexbench at the same two
+# conditions, A/B/A on the running kernel for each feature of FEATURES:
+# NI_GATE (A: the gate; B: NO_NI_GATE, the dice the series keeps), where the
+# kernel has it, and NI_RANDOM (B: NO_NI_RANDOM, every visit attempts). For
+# each workload and feature one warm-up round, then RUNS rounds of A B A2 of
+# SECONDS_PER_RUN s each, with the schedstat deltas of every run (newidle
+# attempts and pulls); then bench/report.sh's report of each: n, mean,
+# median, min, max, CV, the delta of B against A and A2 with its 95 % Welch
+# interval, and the drift. A condition over BENCH_CV_MAX is named (exit 3),
+# but every condition is still run and reported.
+#
+# sembench: SEMBENCH=/path/to/sembench (the tester's own binary), or fetched
+# with git from SEMBENCH_URL and checked out at the review's commit, whose id
+# names the tree it builds (git checks it), then built as the review did:
+# gcc -O2 -g sembench.c -lpthread -lm. Nothing of it is in the lab.
+#
+# Usage: sudo bench/bare-metal.sh [OUTDIR]  (about two hours with the defaults)
+# Settings: RUNS=9 SECONDS_PER_RUN=30 FEATURES="NI_GATE NI_RANDOM"
+#           WORKLOADS="sembench8 sembench815 futex8 futex815"
+#           SEMBENCH=path  SEMBENCH_URL=https://github.com/davidlohr/sembench-ng
+#           BENCH_CV_MAX=2 (bench/report.sh)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out"
+runs=${RUNS:-9} secs=${SECONDS_PER_RUN:-30}
+features=${FEATURES:-NI_GATE NI_RANDOM}
+workloads=${WORKLOADS:-sembench8 sembench815 futex8 futex815}
+url=${SEMBENCH_URL:-https://github.com/davidlohr/sembench-ng}
+commit=26350892f66df56e6fa06a0c7c104ef1de322136
+die() { echo "bare-metal: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "run as root (it writes /sys/kernel/debug/sched/features)"
+mkdir -p "$out/bin"
+
+# sembench: the tester's, or the review's commit fetched, checked and built
+case " $workloads " in
+*" sembench"*)
+	if [ -n "${SEMBENCH:-}" ]; then
+		[ -x "$SEMBENCH" ] || die "SEMBENCH=$SEMBENCH is not an executable"
+		cp "$SEMBENCH" "$out/bin/sembench"
+		echo "sembench: the tester's binary, $SEMBENCH" >"$out/sembench.txt"
+	else
+		command -v git >/dev/null && command -v gcc >/dev/null || die "git and gcc are needed to fetch and build sembench (or give SEMBENCH=path)"
+		src=$out/sembench-ng
+		[ -d "$src/.git" ] || git clone -q "$url" "$src" || die "cannot clone $url"
+		git -C "$src" checkout -q "$commit" || die "$url has no commit $commit"
+		[ "$(git -C "$src" rev-parse HEAD)" = "$commit" ] || die "the checkout is not $commit"
+		git -C "$src" diff --quiet || die "$src has local changes"
+		gcc -O2 -g "$src/sembench.c" -lpthread -lm -o "$out/bin/sembench" || die "sembench did not build"
+		echo "sembench: $url at $commit (checked), sembench.c sha256 $(sha256sum "$src/sembench.c" | cut -d' ' -f1)," \
+			"built with gcc -O2 -g sembench.c -lpthread -lm ($(gcc -dumpfullversion))" >"$out/sembench.txt"
+	fi
+	PATH=$out/bin:$PATH
+	;;
+esac
+F=/sys/kernel/debug/sched/features
+[ -e $F ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+[ -w $F ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
 {
-	echo "Kernel: $(uname -r); CPUs: $(grep -c ^processor /proc/cpuinfo); $(grep -m1 'model name' /proc/cpuinfo)"
-	echo "Runs: ${RUNS:-9} x ${SECONDS_PER_RUN:-30} s per condition, interleaved A B A2 (futex: transient = first 250 ms, steady = after 5 s)"
+	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \
+		"kernel $(uname -r); features: $(tr ' ' '\n' <$F | grep -E '^(NO_)?NI_' | tr '\n' ' ')"
+	[ ! -f "$out/sembench.txt" ] || cat "$out/sembench.txt"
+	echo "Runs: per workload and feature, 1 warm-up round then $runs rounds of A B A2, $secs s each" \
+		"(futex: transient = first 250 ms, steady = after 5 s)"
 	echo
 } >"$out/report.txt"
 rc=0
-for c in "8 4" "815 101"; do
-	set -- $c
-	"$here/aba.sh" -w futex -k "${RUNS:-9}" -s "${SECONDS_PER_RUN:-30}" -t "$1" -W "$2" -i 250 -u 5 -o "$out/futex-$1.csv"
-	REPORT_JSON=$out/futex-$1.json REPORT_CSV=$out/futex-$1.report.csv \
-		"$here/report.sh" "$out/futex-$1.csv" "futex, $1 workers, wake $2 per pass" NI_RANDOM NO_NI_RANDOM \
-		>>"$out/report.txt" || rc=$?
+for f in $features; do
+	tr ' ' '\n' <$F | grep -qE "^(NO_)?$f\$" || { echo "(the kernel has no $f: skipped)" >>"$out/report.txt"; continue; }
+	for wl in $workloads; do
+		"$here/aba.sh" -w "$wl" -f "$f" -k "$runs" -s "$secs" -x 1 -i 250 -u 5 -S -o "$out/$wl-$f.csv"
+		REPORT_JSON=$out/$wl-$f.json REPORT_CSV=$out/$wl-$f.report.csv \
+			"$here/report.sh" "$out/$wl-$f.csv" "$wl, A/B/A of $f on one boot" "$f" "NO_$f" \
+			>>"$out/report.txt" || rc=$?
+	done
 done
 cat "$out/report.txt"
+echo "bare-metal: results in $out (report.txt; a CSV and a JSON per workload and feature)" >&2
 exit $rc

@@ -23,21 +23,21 @@
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"
-bench_preset "${BENCH_PRESET:-ni4}"
-kernels=${BENCH_KERNELS:-v7.3 fix1 gate dice norandom}
+bench_preset "$BENCH_PRESET"
+kernels=$BENCH_KERNELS
 seed=${BENCH_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 for k in $kernels; do bench_kernel "$k" >/dev/null; done
 for n in "$BENCH_BOOTS" "$BENCH_RUNS" "$BENCH_SECONDS"; do
 	case $n in ''|*[!0-9]*|0) die "BENCH_BOOTS, BENCH_RUNS and BENCH_SECONDS take positive numbers" ;; esac
 done
 LAB_ACCEL=$(bench_accel)
-LAB_ICOUNT_SHIFT=${LAB_ICOUNT_SHIFT:-3}
+LAB_ICOUNT_SHIFT=$LAB_ICOUNT_SHIFT
 export LAB_ACCEL LAB_ICOUNT_SHIFT
 need python3
-args="-k $BENCH_RUNS -s $BENCH_SECONDS -x ${BENCH_WARMUP_RUNS:-1} -i 250 -u $((BENCH_SECONDS > 1)) -S"
-[ "${BENCH_REBUILD:-0}" = 0 ] || args="$args -D"
+args="-k $BENCH_RUNS -s $BENCH_SECONDS -x $BENCH_WARMUP_RUNS -i 250 -u $((BENCH_SECONDS > 1)) -S"
+[ "$BENCH_REBUILD" = 0 ] || args="$args -D"
 
-top=${BENCH_OUT:-$OUT/bench}
+top=$BENCH_OUT
 dir=$top/$(date +%Y%m%d-%H%M%S)-$BENCH_PRESET-kernels
 mkdir -p "$dir"
 # the plan: a line per boot, BOOT KERNEL, and each boot's script
@@ -86,7 +86,7 @@ echo "workload,condition,run,metric,value,boot" >"$dir/aba.csv"
 start=$(date +%s)
 while read -r b k variant; do
 	say "kernels: boot $b of $boot: $(bench_label "$k") ($(( $(date +%s) - start )) s so far)"
-	LAB_TIMEOUT=${LAB_TIMEOUT:-3600} "$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
+	LAB_TIMEOUT=$BENCH_TIMEOUT "$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
 		</dev/null >"$dir/console-$b.txt" 2>&1 || { tail -30 "$dir/console-$b.txt" >&2; die "boot $b ($k) failed"; }
 	bench_collect "$dir/console-$b.txt" "$b" >>"$dir/aba.csv" || die "no measurements from boot $b ($k)"
 done <"$dir/plan.txt"
@@ -107,7 +107,7 @@ rc=0
 	bench_machine
 	echo "Preset $BENCH_PRESET: $PRESET_DOC"
 	echo "Kernels: $(for k in $kernels; do printf '%s; ' "$(bench_label "$k")"; done)$BENCH_BOOTS boots each, in rounds, seed $seed"
-	echo "Runs: per boot and workload $BENCH_RUNS of $BENCH_SECONDS s after ${BENCH_WARMUP_RUNS:-1} warm-up; features $BENCH_FEATURES;" \
+	echo "Runs: per boot and workload $BENCH_RUNS of $BENCH_SECONDS s after $BENCH_WARMUP_RUNS warm-up; features $BENCH_FEATURES;" \
 		"$(( $(date +%s) - start )) s in all"
 	echo
 	python3 "$LAB_TOP/bench/compare.py" "$dir/aba.csv" --title "Kernels across boots (emulated)" \

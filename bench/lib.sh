@@ -16,8 +16,12 @@ bench_preset() {
 		BENCH_SECONDS|BENCH_RUNS|BENCH_WARMUP_RUNS|BENCH_BOOTS|BENCH_REBUILD) ;;
 		*) die "$f: unknown setting '$key'" ;;
 		esac
-		[ -n "${!key+x}" ] || eval "$line"
+		[ -n "${!key:-}" ] || eval "$line"
 	done <"$f"
+	for key in BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_WORKLOADS BENCH_SECONDS BENCH_RUNS \
+		BENCH_WARMUP_RUNS BENCH_BOOTS BENCH_REBUILD; do
+		[ -n "${!key:-}" ] || die "$f does not set $key"
+	done
 	BENCH_PRESET=$1
 	export LAB_CPUS=$BENCH_CPUS LAB_SOCKETS=$BENCH_SOCKETS LAB_THREADS=$BENCH_THREADS
 }

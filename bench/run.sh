@@ -18,19 +18,19 @@
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"
-bench_preset "${BENCH_PRESET:-ni4}"
-pairs=${BENCH_PAIRS:-NI_GATE NI_RANDOM}
+bench_preset "$BENCH_PRESET"
+pairs=$BENCH_PAIRS
 seed=${BENCH_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-variant=${BENCH_VARIANT:-bench-patched}
+variant=$BENCH_VARIANT
 LAB_ACCEL=$(bench_accel)
-LAB_ICOUNT_SHIFT=${LAB_ICOUNT_SHIFT:-3}
+LAB_ICOUNT_SHIFT=$LAB_ICOUNT_SHIFT
 export LAB_ACCEL LAB_ICOUNT_SHIFT
 need python3
-args="-k $BENCH_RUNS -s $BENCH_SECONDS -x ${BENCH_WARMUP_RUNS:-1} -i 250 -u $((BENCH_SECONDS > 1)) -S"
-[ "${BENCH_REBUILD:-0}" = 0 ] || args="$args -D"
+args="-k $BENCH_RUNS -s $BENCH_SECONDS -x $BENCH_WARMUP_RUNS -i 250 -u $((BENCH_SECONDS > 1)) -S"
+[ "$BENCH_REBUILD" = 0 ] || args="$args -D"
 lab_lock
 [ -n "${LAB_KERNEL:-}" ] || "$LAB_TOP/lab/prepare.sh" guest "$variant"
-top=${BENCH_OUT:-$OUT/bench}
+top=$BENCH_OUT
 dir=$top/$(date +%Y%m%d-%H%M%S)-$BENCH_PRESET-features
 mkdir -p "$dir"
 for b in $(seq 1 "$BENCH_BOOTS"); do
@@ -57,7 +57,7 @@ echo "workload,condition,run,metric,value,boot" >"$dir/aba.csv"
 start=$(date +%s)
 for b in $(seq 1 "$BENCH_BOOTS"); do
 	say "bench: boot $b of $BENCH_BOOTS ($(( $(date +%s) - start )) s so far)"
-	LAB_TIMEOUT=${LAB_TIMEOUT:-3600} "$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
+	LAB_TIMEOUT=$BENCH_TIMEOUT "$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
 		</dev/null >"$dir/console-$b.txt" 2>&1 || { tail -30 "$dir/console-$b.txt" >&2; die "boot $b failed: $dir/console-$b.txt"; }
 	bench_collect "$dir/console-$b.txt" "$b" >>"$dir/aba.csv" || die "no measurements from boot $b"
 done
@@ -67,7 +67,7 @@ rc=0
 	echo "Preset $BENCH_PRESET: $PRESET_DOC"
 	echo "Kernel: $variant ($(bench_label gate), with the lab's telemetry), $BENCH_BOOTS boots, seed $seed"
 	echo "Runs: per boot, workload and feature, $BENCH_RUNS rounds of A B A2 of $BENCH_SECONDS s after" \
-		"${BENCH_WARMUP_RUNS:-1} warm-up round; features $BENCH_FEATURES; $(( $(date +%s) - start )) s in all"
+		"$BENCH_WARMUP_RUNS warm-up round; features $BENCH_FEATURES; $(( $(date +%s) - start )) s in all"
 	echo
 	python3 "$LAB_TOP/bench/compare.py" "$dir/aba.csv" --features \
 		--title "Features A/B/A on each boot, intervals over boots (emulated)" \

@@ -12,13 +12,13 @@
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"
-bench_preset "${BENCH_PRESET:-ni4}"
+bench_preset "$BENCH_PRESET"
 variant=bench-patched
-shifts=${SWEEP_SHIFTS:-2 3 4} lens=${SWEEP_SECONDS:-2 3} runs=${SWEEP_RUNS:-5}
+shifts=$SWEEP_SHIFTS lens=$SWEEP_SECONDS runs=$SWEEP_RUNS
 need python3
 lab_lock
 "$LAB_TOP/lab/prepare.sh" guest "$variant"
-dir=${BENCH_OUT:-$OUT/bench}/sweep-$(date +%Y%m%d-%H%M%S)
+dir=$BENCH_OUT/sweep-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$dir"
 echo "shift,seconds,runs,wall_s,guest_s" >"$dir/wall.csv"
 for sh in $shifts; do
@@ -27,7 +27,7 @@ for sh in $shifts; do
 			"-k $runs -s $len -x 1 -i 250 -u 1" NI_GATE
 		say "sweep: shift $sh, $runs x 3 runs of $len s"
 		t0=$(date +%s)
-		LAB_ACCEL=icount LAB_ICOUNT_SHIFT=$sh LAB_TIMEOUT=${LAB_TIMEOUT:-3600} \
+		LAB_ACCEL=icount LAB_ICOUNT_SHIFT=$sh LAB_TIMEOUT=$BENCH_TIMEOUT \
 			"$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$sh-$len.sh" "sweep-$sh-$len" \
 			>"$dir/console-$sh-$len.txt" 2>&1 || { tail -20 "$dir/console-$sh-$len.txt" >&2; die "sweep boot (shift $sh, $len s) failed"; }
 		wall=$(( $(date +%s) - t0 ))

@@ -36,13 +36,13 @@ base=$(variant_guest "$variant")/base.cpio
 [ -f "$script" ] || die "no script $script"
 [ -f "$base" ] || die "no initramfs for $variant: run lab/prepare.sh guest $variant"
 
-accel=${LAB_ACCEL:-tcg}
-cpus=${LAB_CPUS:-4}
-sockets=${LAB_SOCKETS:-2}
-threads=${LAB_THREADS:-1}
-mem=${LAB_MEM:-1024}
-limit=${LAB_TIMEOUT:-600}
-start_limit=${LAB_START_TIMEOUT:-60}
+accel=$LAB_ACCEL
+cpus=$LAB_CPUS
+sockets=$LAB_SOCKETS
+threads=$LAB_THREADS
+mem=$LAB_MEM
+limit=$LAB_TIMEOUT
+start_limit=$LAB_START_TIMEOUT
 for n in "$cpus" "$sockets" "$threads" "$mem" "$limit" "$start_limit"; do
 	case $n in ''|*[!0-9]*|0) die "LAB_CPUS, LAB_SOCKETS, LAB_THREADS, LAB_MEM, LAB_TIMEOUT and LAB_START_TIMEOUT take positive numbers" ;; esac
 done
@@ -53,7 +53,7 @@ case $accel in
 tcg) accel_opt="-accel tcg,thread=multi" ;;
 icount)
 	# Guest time follows the instructions executed: runs repeat closely.
-	accel_opt="-accel tcg,thread=single -icount shift=${LAB_ICOUNT_SHIFT:-3},sleep=off -rtc clock=vm" ;;
+	accel_opt="-accel tcg,thread=single -icount shift=$LAB_ICOUNT_SHIFT,sleep=off -rtc clock=vm" ;;
 kvm)
 	[ -w /dev/kvm ] || die "LAB_ACCEL=kvm but /dev/kvm is not usable here; use LAB_ACCEL=tcg"
 	accel_opt="-accel kvm -cpu host" ;;
@@ -61,7 +61,7 @@ kvm)
 esac
 
 numa=""
-if [ "${LAB_NUMA:-0}" = 1 ]; then
+if [ "$LAB_NUMA" = 1 ]; then
 	per=$((cpus / sockets))
 	for s in $(seq 0 $((sockets - 1))); do
 		numa="$numa -object memory-backend-ram,id=m$s,size=$((mem / sockets))M"
@@ -101,7 +101,7 @@ qrc=0
 timeout --foreground -k 10 "$limit" qemu-system-x86_64 $accel_opt \
 	-m "$mem" -smp "$cpus,sockets=$sockets,cores=$cores,threads=$threads" $numa \
 	-kernel "$kernel" -initrd "$run/initrd" -pidfile "$run/qemu.pid" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=${LAB_LOGLEVEL:-5} ${LAB_APPEND:-}" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=$LAB_LOGLEVEL ${LAB_APPEND:-}" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none </dev/null 2>&1 |
 	sed -u 's/\r$//' | tee "$log" | sed -u -n '/^LAB-BEGIN/,/^LAB-RESULT/p' || qrc=${PIPESTATUS[0]}
 touch "$run/done"

@@ -7,7 +7,7 @@
 # Settings: LAB_PACKAGES=file   the package list (lab/packages)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-list=${LAB_PACKAGES:-$LAB_TOP/lab/packages}
+list=$LAB_PACKAGES
 [ -f "$list" ] || die "no package list $list"
 
 installed() {

@@ -12,9 +12,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 DEB_PKG=linux-source-7.3
-DEB_VER=${DEB_VER:-7.3.4-1~bpo13+1}
-DEB_SHA256=${DEB_SHA256:-703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3}
-DEB_SUITE=${DEB_SUITE:-trixie-backports}
+DEB_VER=$DEB_VER
+DEB_SHA256=$DEB_SHA256
+DEB_SUITE=$DEB_SUITE
 APT=$OUT/apt
 
 if git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1; then
@@ -32,7 +32,7 @@ git_init() {
 }
 
 if [ -n "${KERNEL_TREE:-}" ]; then
-	ref=${KERNEL_REF:-HEAD}
+	ref=$KERNEL_REF
 	git -C "$KERNEL_TREE" rev-parse -q --verify "$ref^{commit}" >/dev/null ||
 		die "KERNEL_TREE=$KERNEL_TREE has no commit '$ref'"
 	say "cloning $KERNEL_TREE ($ref) into $LINUX"
@@ -50,7 +50,7 @@ deb=$APT/${DEB_PKG}_$(printf %s "$DEB_VER" | sed 's/:/%3a/')_all.deb
 if [ ! -f "$deb" ]; then
 	need apt-get
 	if [ -z "${DEB_MIRROR:-}" ]; then
-		DEB_MIRROR=$("$LAB_TOP/lab/mirror.sh" "${LAB_APT_ETC:-/etc/apt}") ||
+		DEB_MIRROR=$("$LAB_TOP/lab/mirror.sh" "$LAB_APT_ETC") ||
 			die "no Debian mirror found in the machine's apt configuration: set DEB_MIRROR=URI"
 		say "Debian mirror from the apt configuration: $DEB_MIRROR"
 	fi

@@ -42,7 +42,7 @@ for bin in ${LAB_GUEST_BINS:-}; do
 	cp "$bin" "$root/lab/bin/"
 done
 # Host programs the benchmarks use, with the shared libraries they load.
-for prog in ${LAB_HOST_PROGS-hackbench stress-ng tbench tbench_srv}; do
+for prog in $LAB_HOST_PROGS; do
 	path=$(command -v "$prog" 2>/dev/null) || continue
 	cp "$path" "$root/usr/bin/"
 	for lib in $(ldd "$path" 2>/dev/null | grep -o '/[^ ]*' || true); do

@@ -1,18 +1,41 @@
 # shellcheck shell=bash
-# Common settings and helpers for the lab scripts; sourced, never run.
+# The lab's settings and helpers for its scripts; sourced, never run.
 
 LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=${OUT:-$LAB_TOP/out}
+
+# lab_settings: every setting of lab/settings gets its default there unless
+# the environment gives it a value, and is exported, so that the scripts a
+# script runs see the same values.
+lab_settings() {
+	local line name value
+	while IFS= read -r line; do
+		case $line in [A-Z]*=*) ;; *) continue ;; esac
+		name=${line%%=*}
+		value=${line#*=}
+		value=${value%%  #*}
+		value=${value%"${value##*[![:space:]]}"}
+		if [ -z "${!name:-}" ] && [ -n "$value" ]; then
+			eval "$name=\"$value\""
+		fi
+		[ -z "${!name:-}" ] || export "${name?}"
+	done <"$LAB_TOP/lab/settings"
+}
+lab_settings
+# One compiler cache for every tree, variant and clone (CCACHE_DIR,
+# CCACHE_BASEDIR): the kernel is built in a directory inside its source
+# tree (SRC/.build-VARIANT), where kbuild names its sources relative to the
+# build (srctree is '..'); the compiler's command lines are then the same
+# in every tree and clone, and ccache hits.
 LINUX=$OUT/linux
-BASE_TAG=${BASE_TAG:-base-v7.3.4}
-PATCHES=${PATCHES:-$LAB_TOP/patches}
-JOBS=${JOBS:-$(( $(nproc) + 1 ))}
-# One compiler cache for every tree, variant and clone. The kernel is built
-# in a directory inside its source tree (SRC/.build-VARIANT), where kbuild
-# names its sources relative to the build (srctree is '..'): the compiler's
-# command lines are then the same in every tree and clone, and ccache hits.
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/lab-ccache}
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$OUT}
+
+# lab_settings_dump FILE: the settings as this run has them, one NAME=VALUE
+# a line, for its results
+lab_settings_dump() {
+	local name
+	for name in $(sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' "$LAB_TOP/lab/settings"); do
+		printf '%s=%s\n' "$name" "${!name:-}"
+	done >"$1"
+}
 
 say() { printf '[lab] %s\n' "$*" >&2; }
 die() { printf '[lab] error: %s\n' "$*" >&2; exit 1; }
@@ -44,7 +67,7 @@ lab_lock() {
 	exec 9>>"$lock"
 	if ! flock -n 9; then
 		holder=$(cat "$lock" 2>/dev/null || true)
-		[ "${LAB_LOCK_WAIT:-1}" = 0 ] &&
+		[ "$LAB_LOCK_WAIT" = 0 ] &&
 			die "$OUT is in use by ${holder:-another run}; not waiting (LAB_LOCK_WAIT=0)"
 		say "waiting for $OUT: in use by ${holder:-another run}"
 		flock 9
@@ -176,7 +199,7 @@ checkpatch_findings() {
 # default even where /dev/kvm opens: here QEMU starts its firmware under it
 # and the guest kernel then hangs.
 bench_accel() {
-	local a=${BENCH_ACCEL:-icount}
+	local a=$BENCH_ACCEL
 	case $a in tcg|icount|kvm) echo "$a" ;; *) die "BENCH_ACCEL must be icount, tcg or kvm, not '$a'" ;; esac
 }
 
@@ -186,10 +209,10 @@ BENCH_ICOUNT_LINE="emulated (icount): same cost per instruction, no caches; comp
 # The lines every benchmark report starts with: where it ran, and whether
 # it ran under emulation.
 bench_machine() {
-	local accel=${LAB_ACCEL:-tcg}
+	local accel=$LAB_ACCEL
 	echo "Machine: host $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
-		"$(nproc) CPUs; guest QEMU $accel$([ "$accel" = icount ] && echo " shift ${LAB_ICOUNT_SHIFT:-3}")," \
-		"${LAB_CPUS:-4} vCPUs (${LAB_SOCKETS:-2} sockets, ${LAB_THREADS:-1} thread(s) per core)"
+		"$(nproc) CPUs; guest QEMU $accel$([ "$accel" = icount ] && echo " shift $LAB_ICOUNT_SHIFT")," \
+		"$LAB_CPUS vCPUs ($LAB_SOCKETS sockets, $LAB_THREADS thread(s) per core)"
 	# TCG and icount are emulation: the figures are not a performance claim
 	case $accel in
 	icount)
@@ -203,4 +226,4 @@ bench_machine() {
 
 # The gate's debugfs file in each sched domain's directory: a name v7.3 does
 # not have, so the tester kernels are told apart by it (lab/tester-*.sh).
-GATE_DEBUGFS=${GATE_DEBUGFS:-newidle_gate}
+GATE_DEBUGFS=$GATE_DEBUGFS

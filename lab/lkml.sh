@@ -18,7 +18,7 @@
 # failing command fails the check (set -e holds).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-checks=${LKML_CHECKS:-checkpatch am spelling docs bisect warnings}
+checks=$LKML_CHECKS
 need git perl
 L=$OUT/lkml
 list=$(series_list)
@@ -126,18 +126,18 @@ PY
 }
 
 check_bisect() {
-	local w c n=0 bad=0 cfg range=${LKML_RANGE:-$BASE_TAG..patched}
+	local w c n=0 bad=0 cfg range=$LKML_RANGE
 	w=$(worktree_at bisect)
 	for c in $(git -C "$LINUX" rev-list --reverse "$range"); do
 		n=$((n + 1))
-		[ "$n" -lt "${LKML_BISECT_FROM:-1}" ] && continue
+		[ "$n" -lt "$LKML_BISECT_FROM" ] && continue
 		if ! git -C "$w" checkout -q --force --detach "$c" 2>"$L/bisect-$n-checkout.log"; then
 			echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): CANNOT CHECK OUT:"
 			sed 's/^/    /' "$L/bisect-$n-checkout.log"
 			return 1
 		fi
 		[ "$(git -C "$w" rev-parse HEAD)" = "$c" ] || { echo "  $n: the bisection tree is not at $c"; return 1; }
-		for cfg in ${LKML_BISECT_CONFIGS:-guest min}; do
+		for cfg in $LKML_BISECT_CONFIGS; do
 			if "$LAB_TOP/lab/prepare.sh" build "bisect-$cfg" >"$L/bisect-$n-$cfg.log" 2>&1; then
 				echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): $cfg config builds"
 			else

@@ -15,7 +15,7 @@ cat <<SUM
  base     $(git -C "$LINUX" log -1 --format='%h %s' "$BASE_TAG")
  series   $(series_list | grep -c . || true) patches from patches/series, branch 'patched' at $(git -C "$LINUX" rev-parse --short patched)
  kernel   $OUT/build/patched/arch/x86/boot/bzImage
- guest    ${LAB_CPUS:-4} CPUs, $(grep -c 'domain[0-9]*:' "$log" || true) domains shown, QEMU ${LAB_ACCEL:-tcg}
+ guest    $LAB_CPUS CPUs, $(grep -c 'domain[0-9]*:' "$log" || true) domains shown, QEMU $LAB_ACCEL
  features $({ grep -E '^  (NO_)?NI_(RANDOM|RATE|GATE)$' "$log" || true; } | tr -d ' ' | tr '\n' ' ')
  tests    $(sed -n 's/^# \([0-9]* passed, [0-9]* failed, [0-9]* skipped\)$/\1/p' "$log" | tail -1)
  verdict  $("$LAB_TOP/lab/judge.sh" "$log" | tail -1 | sed 's/^judge: //' || true)

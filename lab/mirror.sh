@@ -9,7 +9,7 @@
 # LAB_OS_RELEASE=file names another os-release)
 set -euo pipefail
 etc=${1:-/etc/apt}
-osr=${2:-${LAB_OS_RELEASE:-/etc/os-release}}
+osr=${2:-$LAB_OS_RELEASE}
 [ -d "$etc" ] || { echo "mirror: no apt configuration directory $etc" >&2; exit 1; }
 codename=$({ sed -n 's/^VERSION_CODENAME=//p' "$osr" 2>/dev/null || true; } | tr -d '"' | head -1)
 

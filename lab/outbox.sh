@@ -51,7 +51,7 @@ sender="$name <$email>"
 say "sender: $sender"
 
 "$LAB_TOP/lab/prepare.sh" apply
-dir=${OUTBOX_DIR:-$OUT/outbox}
+dir=$OUTBOX_DIR
 prev=$dir/previous
 new=$dir/.new
 tmp=$(mktemp -d)
@@ -76,7 +76,7 @@ if [ -z "${OUTBOX_SIM_TABLE:-}" ] && { [ ! -f "$table" ] ||
 fi
 "$LAB_TOP/sim/cover-table.sh" "$table" >"$tmp/sim.txt" ||
 	die "the model's table A ($table) does not back the cover letter (above): no outbox written"
-report=${OUTBOX_BENCH:-$OUT/bench/latest/report.txt}
+report=$OUTBOX_BENCH
 if [ ! -f "$report" ]; then
 	echo "  (no benchmark report from hardware yet)" >"$tmp/bench.txt"
 elif grep -q -i -E 'EMULATED|emulated \(icount\)|QEMU' "$report"; then

@@ -13,8 +13,8 @@
 #           the guest's scan must fail; the console judge expects it
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-variants=${STRESS_VARIANTS:-debug baseline-debug}
-inject=${STRESS_INJECT:-0}
+variants=$STRESS_VARIANTS
+inject=$STRESS_INJECT
 lab_lock
 "$LAB_TOP/lab/prepare.sh" apply
 mkdir -p "$OUT/run"
@@ -28,15 +28,15 @@ for v in $variants; do
 	run=$OUT/run/stress-$v.sh
 	cat >"$run" <<SH
 #!/bin/sh
-export HOTPLUG=${STRESS_HOTPLUG:-200} REBUILDS=${STRESS_REBUILDS:-100} TOGGLES=${STRESS_TOGGLES:-1000}
+export HOTPLUG=$STRESS_HOTPLUG REBUILDS=$STRESS_REBUILDS TOGGLES=$STRESS_TOGGLES
 export TOGGLE_FEATURES="${STRESS_TOGGLE_FEATURES:-$features}"
 export STRESS_INJECT=$inject
 exec /lab/stress.sh
 SH
 	t0=$(date +%s)
 	# the debug kernels boot slowly under TCG
-	case $v in *debug) start=${LAB_START_TIMEOUT:-300} ;; *) start=${LAB_START_TIMEOUT:-60} ;; esac
-	if LAB_TIMEOUT=${LAB_TIMEOUT:-3000} LAB_START_TIMEOUT=$start LAB_EXPECT=$expect \
+	case $v in *debug) start=$STRESS_START_TIMEOUT ;; *) start=$LAB_START_TIMEOUT ;; esac
+	if LAB_TIMEOUT=$STRESS_TIMEOUT LAB_START_TIMEOUT=$start LAB_EXPECT=$expect \
 		"$LAB_TOP/lab/boot.sh" "$v" "$run" "stress-$v"; then
 		say "stress on $v: passed in $(( $(date +%s) - t0 ))s"
 	else

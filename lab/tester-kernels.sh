@@ -11,7 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 cfg=${1:-${CONFIG:-}}
-dest=${TESTER_OUT:-$OUT/tester-kernels}
+dest=$TESTER_OUT
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -12,8 +12,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . lab/lib.sh
-parts=${CHECK_PARTS:-$top/tests/parts}
-prep=${CHECK_PREPARE:-$top/lab/prepare.sh}
+parts=$CHECK_PARTS
+prep=$CHECK_PREPARE
 [ -f "$parts" ] || die "no part list $parts"
 names=$(awk '!/^#/ && NF { print $1 }' "$parts")
 for o in ${ONLY:-}; do

@@ -8,8 +8,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/lib.sh"
 . "$top/lab/lib.sh"
-export STRESS_VARIANTS=patched STRESS_HOTPLUG=${STRESS_HOTPLUG:-40} STRESS_REBUILDS=${STRESS_REBUILDS:-20}
-export STRESS_TOGGLES=${STRESS_TOGGLES:-120} LAB_TIMEOUT=900
+export STRESS_VARIANTS=patched STRESS_HOTPLUG=40 STRESS_REBUILDS=20 STRESS_TOGGLES=120 STRESS_TIMEOUT=900
 log=$OUT/logs/check-stress-short.log
 rc=0
 "$top/lab/stress.sh" >"$log" 2>&1 || rc=$?

@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/lab/lib.sh"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-export LAB_TIMEOUT=${LAB_TIMEOUT:-300} LAB_CPUS=2 LAB_SOCKETS=1
+export LAB_TIMEOUT=300 LAB_CPUS=2 LAB_SOCKETS=1
 boot() { local rc=0; "$top/lab/boot.sh" patched "$@" >"$w/out" 2>&1 || rc=$?; echo "$rc"; }
 
 printf '#!/bin/sh\necho "ok 1 # about to fail"\nexit 3\n' >"$w/fail.sh"

@@ -43,14 +43,27 @@ rule_one_place() {
 	return $bad
 }
 
-# rule_documented ROOT HELP-TEXT-FILE: every setting the lab's scripts read
-# from the environment (\${NAME:-...}, \${NAME-...}, \${NAME:?...},
-# \${NAME:+...}) is named in the help text ('make help', from README.md).
+# rule_documented ROOT: every setting the lab's scripts read from the
+# environment (\${NAME:-...}, \${NAME-...}, \${NAME:?...}, \${NAME:+...},
+# or a setting's \$NAME) is one of ROOT/lab/settings, which 'make help'
+# prints; the scripts that also run on their own (bench/aba.sh,
+# bench/bare-metal.sh, bench/report.sh, bench/build-futexbench.sh) name
+# theirs in their own head comment instead.
 rule_documented() {
-	local root=$1 help=$2 name bad=0
-	for name in $(cat "$root"/lab/*.sh "$root"/bench/*.sh "$root"/tests/run.sh "$root"/Makefile 2>/dev/null |
+	local root=$1 name f bad=0 settings=$1/lab/settings
+	for name in $(cat "$root"/lab/*.sh $(ls "$root"/lab/*/*.sh 2>/dev/null | grep -v /lab/guest/) "$root"/bench/kernels.sh "$root"/bench/run.sh \
+		"$root"/bench/sweep.sh "$root"/bench/lib.sh "$root"/tests/run.sh "$root"/sim/*.sh 2>/dev/null |
 		grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u); do
-		grep -qw -- "$name" "$help" || { echo "setting $name is read by the scripts but not documented"; bad=1; }
+		case $name in LAB_TOP|LINUX) continue ;; esac
+		grep -q "^$name=" "$settings" 2>/dev/null ||
+			{ echo "setting $name is read by the scripts but not in lab/settings"; bad=1; }
+	done
+	for f in "$root"/bench/aba.sh "$root"/bench/bare-metal.sh "$root"/bench/report.sh "$root"/bench/build-futexbench.sh; do
+		[ -f "$f" ] || continue
+		for name in $(grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' "$f" | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u); do
+			sed -n '2,/^[^#]/p' "$f" | grep -qw -- "$name" ||
+				{ echo "${f#"$root"/}: reads $name but its head comment does not name it"; bad=1; }
+		done
 	done
 	return $bad
 }
