@@ -11,11 +11,11 @@ SCRIPT ?= $(call setting,SCRIPT)
 
 #: make                the patched kernel built and booted: its domains, what each feature does, the tests
 all:
-	lab/main.sh
+	lab/tools/main.sh
 
 #: make help           the targets and every setting
 help:
-	@lab/help.sh
+	@lab/tools/help.sh
 
 #: make check          every test of the project (ONLY="part ..." runs those parts of tests/parts)
 check:
@@ -32,16 +32,16 @@ build guest:
 #: make boot           boot VARIANT running SCRIPT in the guest
 boot:
 	lab/prepare.sh guest $(VARIANT)
-	lab/boot.sh $(VARIANT) $(SCRIPT)
+	lab/steps/boot.sh $(VARIANT) $(SCRIPT)
 
 #: make export         branch 'patched' of out/linux back into patches/
 export:
-	lab/export.sh
+	lab/steps/export.sh
 
 #: make sim            the gate model: its tables, cost per decision, a timeline chart (out/sim/)
 sim:
 	lab/prepare.sh apply
-	lab/lock.sh sim/run.sh
+	lab/tools/lock.sh sim/run.sh
 
 #: make bench          features A/B/A on each boot of the series' bench kernel (BENCH_PRESET)
 bench:
@@ -53,24 +53,24 @@ bench-kernels:
 
 #: make tester-kernels v7.3 and the series as Debian packages from one CONFIG, for a real machine
 tester-kernels: deps
-	lab/tester-kernels.sh $(CONFIG)
+	lab/tools/tester-kernels.sh $(CONFIG)
 
 #: make lkml           the checks maintainers and the build robot run (long: builds every patch)
 lkml:
-	lab/lkml.sh
+	lab/tools/lkml.sh
 
 #: make outbox         the series as mails in out/outbox, a directory per set, never sent
 outbox:
-	lab/outbox.sh
+	lab/tools/outbox.sh
 
 #: make stress         the debug kernels under hotplug, domain rebuilds and toggles (long)
 stress:
-	lab/stress.sh
+	lab/tools/stress.sh
 
 #: make clean          builds, guest files, logs and results (keeps the trees and the download)
 clean:
-	lab/clean.sh
+	lab/tools/clean.sh
 
 #: make distclean      all of OUT
 distclean:
-	lab/clean.sh all
+	lab/tools/clean.sh all

@@ -59,48 +59,48 @@ FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
 SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat}
 SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
-w=futex k=5 s=10 t=8 W=4 f=NI_RANDOM o=/dev/stdout only="" iv=0 warm=1 rebuild="" sst=""
+wl=futex runs=5 secs=10 threads=8 wake=4 feature=NI_RANDOM csv_out=/dev/stdout only="" interval=0 warm=1 rebuild="" sst=""
 warmups=0 offset=0
 while getopts w:k:s:t:W:f:o:c:i:u:x:C:DS opt; do
 	case $opt in
-	w) w=$OPTARG ;; k) k=$OPTARG ;; s) s=$OPTARG ;; t) t=$OPTARG ;;
-	W) W=$OPTARG ;; f) f=$OPTARG ;; o) o=$OPTARG ;; c) only=$OPTARG ;;
-	i) iv=$OPTARG ;; u) warm=$OPTARG ;; x) warmups=$OPTARG ;; C) offset=$OPTARG ;;
+	w) wl=$OPTARG ;; k) runs=$OPTARG ;; s) secs=$OPTARG ;; t) threads=$OPTARG ;;
+	W) wake=$OPTARG ;; f) feature=$OPTARG ;; o) csv_out=$OPTARG ;; c) only=$OPTARG ;;
+	i) interval=$OPTARG ;; u) warm=$OPTARG ;; x) warmups=$OPTARG ;; C) offset=$OPTARG ;;
 	D) rebuild=1 ;; S) sst=1 ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
 done
 die() { echo "aba: $*" >&2; exit 1; }
 # the arguments first: bad ones are refused before anything is touched
-label=$w
-case $w in
+label=$wl
+case $wl in
 futex|hackbench|stress|perfmsg|perfpipe|tbench) ;;
-futex8) w=futex t=8 W=4 ;;
-futex815) w=futex t=815 W=101 ;;
-sembench8) w=sembench t=8 W=4 ;;
-sembench815) w=sembench t=815 W=101 ;;
-*) die "unknown workload '$w' (futex, futex8, futex815, sembench8, sembench815, hackbench, stress, perfmsg, perfpipe, tbench)" ;;
+futex8) wl=futex threads=8 wake=4 ;;
+futex815) wl=futex threads=815 wake=101 ;;
+sembench8) wl=sembench threads=8 wake=4 ;;
+sembench815) wl=sembench threads=815 wake=101 ;;
+*) die "unknown workload '$wl' (futex, futex8, futex815, sembench8, sembench815, hackbench, stress, perfmsg, perfpipe, tbench)" ;;
 esac
-for n in "$k" "$s" "$t" "$W"; do
+for n in "$runs" "$secs" "$threads" "$wake"; do
 	case $n in ''|*[!0-9]*|0) die "-k, -s, -t and -W take positive numbers" ;; esac
 done
-for n in "$iv" "$warm" "$warmups" "$offset"; do
+for n in "$interval" "$warm" "$warmups" "$offset"; do
 	case $n in ''|*[!0-9]*) die "-i, -u, -x and -C take numbers" ;; esac
 done
-[ "$iv" = 0 ] || [ "$warm" -lt "$s" ] || die "-u (warm-up) must be shorter than -s"
+[ "$interval" = 0 ] || [ "$warm" -lt "$secs" ] || die "-u (warm-up) must be shorter than -s"
 if [ "$FEAT" = /sys/kernel/debug/sched/features ] && [ ! -e "$FEAT" ]; then
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 fi
 [ -e "$FEAT" ] || die "no $FEAT: mount debugfs (a kernel with CONFIG_SCHED_DEBUG and DEBUG_FS)"
 [ -w "$FEAT" ] || die "cannot write $FEAT: run as root"
 here=$(cd "$(dirname "$0")" && pwd)
-if [ "$w" = futex ] && ! command -v futexbench >/dev/null && [ -f "$here/futexbench.c" ]; then
+if [ "$wl" = futex ] && ! command -v futexbench >/dev/null && [ -f "$here/futexbench.c" ]; then
 	# on bare metal: build it from the source next to this script
 	"$here/build-futexbench.sh" "$here/bin/futexbench" ||
 		die "cannot build $here/futexbench.c (a C compiler is needed)"
 	PATH=$here/bin:$PATH
 fi
-case $w in
+case $wl in
 futex) command -v futexbench >/dev/null || die "futexbench not found (bench/futexbench.c)" ;;
 sembench) command -v sembench >/dev/null || die "sembench not found (sembench-ng; bench/bare-metal.sh fetches it)" ;;
 hackbench) command -v hackbench >/dev/null || die "hackbench not found (Debian: rt-tests)" ;;
@@ -113,8 +113,13 @@ tbench)
 	;;
 esac
 
-state() { tr ' ' '\n' <"$FEAT" | grep -E "^(NO_)?$f\$"; }
-orig=$(state) || die "the kernel has no feature $f"
+# the knobs' helpers: lab/guest/sched.sh (/lab/sched.sh in the lab's guest)
+for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
+[ -f "$lib" ] || die "no lab/guest/sched.sh beside bench/ (nor /lab/sched.sh)"
+SCHED_FEATURES=$FEAT
+. "$lib"
+state() { feat "$feature"; }
+orig=$(state) || die "the kernel has no feature $feature"
 sst_orig="" srv=""
 if [ -n "$sst" ]; then
 	[ -r "$SCHEDSTAT" ] && [ -w "$SST" ] || die "-S: no $SCHEDSTAT or $SST (CONFIG_SCHEDSTATS; root)"
@@ -131,25 +136,25 @@ trap 'exit 130' INT TERM
 
 # one run of the workload, its output on stdout
 workload() {
-	case $w in
-	futex) futexbench -t "$t" -w "$W" -r "$s" -c "$offset" $([ "$iv" = 0 ] || echo "-i $iv") ;;
-	sembench) sembench -r "$s" -o 2 -t "$t" -w "$W" ;;
-	hackbench) hackbench -g "$t" -l $((s * 100)) ;;
-	stress) stress-ng --futex "$t" -t "$s" --metrics-brief ;;
-	perfmsg) perf bench sched messaging -g "$t" -l $((s * 100)) ;;
-	perfpipe) perf bench sched pipe -l $((s * 10000)) ;;
-	tbench) tbench -t "$s" "$t" 127.0.0.1 -c "$loadfile" ;;
+	case $wl in
+	futex) futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset" $([ "$interval" = 0 ] || echo "-i $interval") ;;
+	sembench) sembench -r "$secs" -o 2 -t "$threads" -w "$wake" ;;
+	hackbench) hackbench -g "$threads" -l $((secs * 100)) ;;
+	stress) stress-ng --futex "$threads" -t "$secs" --metrics-brief ;;
+	perfmsg) perf bench sched messaging -g "$threads" -l $((secs * 100)) ;;
+	perfpipe) perf bench sched pipe -l $((secs * 10000)) ;;
+	tbench) tbench -t "$secs" "$threads" 127.0.0.1 -c "$loadfile" ;;
 	esac
 }
 # its figures: metric value pairs, from its output on stdin
 figures() {
-	case $w in
+	case $wl in
 	futex)
 		tee "$tmp/fout" | grep -v '^interval ' | tr ' ' '\n' |
 			sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
 			grep -v -e '^threads ' -e '^wake ' -e '^seconds ' -e '^offset ' || true
 		# the first interval, and the intervals after the warm-up
-		[ "$iv" = 0 ] || awk -v w="$warm" '/^interval / {
+		[ "$interval" = 0 ] || awk -v w="$warm" '/^interval / {
 				split($2, a, "="); split($3, b, "="); t = a[2]; c = b[2]
 				if (!n++) printf "transient_per_s %.1f\n", c * 1000 / t
 				if (prev >= w * 1000) { sc += c; st += t - prev }
@@ -165,17 +170,6 @@ figures() {
 	esac
 }
 
-# rebuild the sched domains: a cpuset partition of the upper half of the
-# CPUs switched to root and back (as lab/guest/stress.sh does)
-rebuild_domains() {
-	cg=/sys/fs/cgroup
-	n=$(grep -c ^processor /proc/cpuinfo)
-	echo +cpuset >$cg/cgroup.subtree_control 2>/dev/null && mkdir -p $cg/aba &&
-		echo "$((n / 2))-$((n - 1))" >$cg/aba/cpuset.cpus &&
-		echo root >$cg/aba/cpuset.cpus.partition &&
-		echo member >$cg/aba/cpuset.cpus.partition && rmdir $cg/aba ||
-		die "cannot rebuild the sched domains (-D: needs cgroup2 with cpuset)"
-}
 
 # the counters of -S (schedstat version 17): newidle lb_count, lb_gained;
 # every lb_gained; run_delay (ns); then the lab's telemetry, a line per
@@ -208,7 +202,7 @@ deltas() {
 
 tmp=$(mktemp -d)
 trap 'restore; rm -rf "$tmp"' EXIT
-if [ "$w" = tbench ]; then
+if [ "$wl" = tbench ]; then
 	# loopback up (the lab's guest starts with it down), the server once
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null || true
 	tbench_srv >/dev/null 2>&1 &
@@ -218,11 +212,14 @@ fi
 # measure COND RUN: one run under condition COND, its figures on stdout
 measure() {
 	if [ -z "$only" ]; then
-		case $1 in B) echo "NO_$f" >"$FEAT" ;; *) echo "$f" >"$FEAT" ;; esac
-		[ "$(state)" = "$([ "$1" = B ] && echo "NO_$f" || echo "$f")" ] ||
-			die "writing $FEAT did not take effect"
+		set_feat "$([ "$1" = B ] && echo "NO_$feature" || echo "$feature")" || die "writing $FEAT did not take effect"
 	fi
-	[ -z "$rebuild" ] || rebuild_domains
+	if [ -n "$rebuild" ]; then
+		n=$(grep -c ^processor /proc/cpuinfo)
+		# the upper half of the CPUs, as lab/guest/stress.sh does
+		rebuild_domains "$((n / 2))-$((n - 1))" ||
+			die "cannot rebuild the sched domains (-D: needs cgroup2 with cpuset)"
+	fi
 	echo "# run $2 condition $1 ($(state))" >&2
 	rc=0
 	[ -z "$sst" ] || snap >"$tmp/s0"
@@ -230,12 +227,12 @@ measure() {
 	[ -z "$sst" ] || snap >"$tmp/s1"
 	if [ "$rc" != 0 ]; then
 		sed 's/^/  /' "$tmp/out" >&2
-		die "run $2, condition $1: $w failed (exit $rc)"
+		die "run $2, condition $1: $wl failed (exit $rc)"
 	fi
 	figures <"$tmp/out" >"$tmp/fig"
 	if [ ! -s "$tmp/fig" ]; then
 		sed 's/^/  /' "$tmp/out" >&2
-		die "run $2, condition $1: $w reported no figures"
+		die "run $2, condition $1: $wl reported no figures"
 	fi
 	cat "$tmp/fig"
 	[ -z "$sst" ] || deltas "$tmp/s0" "$tmp/s1"
@@ -250,7 +247,7 @@ while [ $i -le "$warmups" ]; do
 	i=$((i + 1))
 done
 i=1
-while [ $i -le "$k" ]; do
+while [ $i -le "$runs" ]; do
 	for cond in ${only:-A B A2}; do
 		measure "$cond" "$i" >"$tmp/fig.run"
 		while read -r metric value; do
@@ -259,7 +256,7 @@ while [ $i -le "$k" ]; do
 	done
 	i=$((i + 1))
 done
-case $o in
+case $csv_out in
 /dev/stdout|-) cat "$tmp/csv" ;;
-*) cp "$tmp/csv" "$o.tmp.$$" && mv -f "$o.tmp.$$" "$o" ;;
+*) cp "$tmp/csv" "$csv_out.tmp.$$" && mv -f "$csv_out.tmp.$$" "$csv_out" ;;
 esac

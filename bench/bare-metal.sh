@@ -58,9 +58,10 @@ esac
 F=/sys/kernel/debug/sched/features
 [ -e $F ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 [ -w $F ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
+. "$here/../lab/guest/sched.sh"
 {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \
-		"kernel $(uname -r); features: $(tr ' ' '\n' <$F | grep -E '^(NO_)?NI_' | tr '\n' ' ')"
+		"kernel $(uname -r); features: $(feats)"
 	[ ! -f "$out/sembench.txt" ] || cat "$out/sembench.txt"
 	echo "Runs: per workload and feature, 1 warm-up round then $runs rounds of A B A2, $secs s each" \
 		"(futex: transient = first 250 ms, steady = after 5 s)"
@@ -68,7 +69,7 @@ F=/sys/kernel/debug/sched/features
 } >"$out/report.txt"
 rc=0
 for f in $features; do
-	tr ' ' '\n' <$F | grep -qE "^(NO_)?$f\$" || { echo "(the kernel has no $f: skipped)" >>"$out/report.txt"; continue; }
+	feat "$f" >/dev/null || { echo "(the kernel has no $f: skipped)" >>"$out/report.txt"; continue; }
 	for wl in $workloads; do
 		"$here/aba.sh" -w "$wl" -f "$f" -k "$runs" -s "$secs" -x 1 -i 250 -u 5 -S -o "$out/$wl-$f.csv"
 		REPORT_JSON=$out/$wl-$f.json REPORT_CSV=$out/$wl-$f.report.csv \

@@ -45,9 +45,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stats import lower_is_better, t_quantile, welch  # noqa: E402
-
-PRIMARY = "completions_per_s,steady_per_s,transient_per_s,burns_per_s,seconds,bogo_ops_per_s,usecs_per_op,mb_per_s"
+from stats import PRIMARY, lower_is_better, t_quantile, welch  # noqa: E402
 Q975 = {}
 
 

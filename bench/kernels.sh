@@ -86,7 +86,7 @@ echo "workload,condition,run,metric,value,boot" >"$dir/aba.csv"
 start=$(date +%s)
 while read -r b k variant; do
 	say "kernels: boot $b of $boot: $(bench_label "$k") ($(( $(date +%s) - start )) s so far)"
-	LAB_TIMEOUT=$BENCH_TIMEOUT "$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
+	LAB_TIMEOUT=$BENCH_TIMEOUT "$LAB_TOP/lab/steps/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
 		</dev/null >"$dir/console-$b.txt" 2>&1 || { tail -30 "$dir/console-$b.txt" >&2; die "boot $b ($k) failed"; }
 	bench_collect "$dir/console-$b.txt" "$b" >>"$dir/aba.csv" || die "no measurements from boot $b ($k)"
 done <"$dir/plan.txt"

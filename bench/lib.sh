@@ -89,9 +89,9 @@ F=/sys/kernel/debug/sched/features
 for f in $features; do
 	echo "$f" >$F || { echo "BENCH-FAILED cannot set $f"; exit 1; }
 done
-echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs; features:" \
-	"$(tr ' ' '\n' <$F | grep -E '^(NO_)?NI_' | tr '\n' ' ')"
-echo "# harness $(cat /lab/bin/aba.sh /lab/bin/futexbench | md5sum | cut -c1-16)"
+. /lab/sched.sh
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs; features: $(feats)"
+echo "# harness $(cat /lab/bin/aba.sh /lab/bin/futexbench /lab/sched.sh | md5sum | cut -c1-16)"
 usleep "$delay_us"
 SH
 		[ -z "${BENCH_PLANT:-}" ] || echo "$BENCH_PLANT"

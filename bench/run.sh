@@ -57,7 +57,7 @@ echo "workload,condition,run,metric,value,boot" >"$dir/aba.csv"
 start=$(date +%s)
 for b in $(seq 1 "$BENCH_BOOTS"); do
 	say "bench: boot $b of $BENCH_BOOTS ($(( $(date +%s) - start )) s so far)"
-	LAB_TIMEOUT=$BENCH_TIMEOUT "$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
+	LAB_TIMEOUT=$BENCH_TIMEOUT "$LAB_TOP/lab/steps/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
 		</dev/null >"$dir/console-$b.txt" 2>&1 || { tail -30 "$dir/console-$b.txt" >&2; die "boot $b failed: $dir/console-$b.txt"; }
 	bench_collect "$dir/console-$b.txt" "$b" >>"$dir/aba.csv" || die "no measurements from boot $b"
 done

@@ -28,7 +28,7 @@ for sh in $shifts; do
 		say "sweep: shift $sh, $runs x 3 runs of $len s"
 		t0=$(date +%s)
 		LAB_ACCEL=icount LAB_ICOUNT_SHIFT=$sh LAB_TIMEOUT=$BENCH_TIMEOUT \
-			"$LAB_TOP/lab/boot.sh" "$variant" "$dir/guest-$sh-$len.sh" "sweep-$sh-$len" \
+			"$LAB_TOP/lab/steps/boot.sh" "$variant" "$dir/guest-$sh-$len.sh" "sweep-$sh-$len" \
 			>"$dir/console-$sh-$len.txt" 2>&1 || { tail -20 "$dir/console-$sh-$len.txt" >&2; die "sweep boot (shift $sh, $len s) failed"; }
 		wall=$(( $(date +%s) - t0 ))
 		echo "$sh,$len,$runs,$wall,$(( (runs + 1) * 3 * len * $(echo $BENCH_WORKLOADS | wc -w) ))" >>"$dir/wall.csv"

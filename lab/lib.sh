@@ -4,8 +4,9 @@
 LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # lab_settings: every setting of lab/settings gets its default there unless
-# the environment gives it a value, and is exported, so that the scripts a
-# script runs see the same values.
+# the environment gives it a value. Defaults are not exported: a script run
+# from this one works its own out (from the OUT it is given, say); what the
+# environment gave stays exported as it was.
 lab_settings() {
 	local line name value
 	while IFS= read -r line; do
@@ -17,10 +18,10 @@ lab_settings() {
 		if [ -z "${!name:-}" ] && [ -n "$value" ]; then
 			eval "$name=\"$value\""
 		fi
-		[ -z "${!name:-}" ] || export "${name?}"
 	done <"$LAB_TOP/lab/settings"
 }
 lab_settings
+export CCACHE_DIR CCACHE_BASEDIR
 # One compiler cache for every tree, variant and clone (CCACHE_DIR,
 # CCACHE_BASEDIR): the kernel is built in a directory inside its source
 # tree (SRC/.build-VARIANT), where kbuild names its sources relative to the
@@ -45,7 +46,7 @@ need() {
 	local t
 	for t in "$@"; do
 		command -v "$t" >/dev/null 2>&1 ||
-			die "'$t' is missing: run 'make deps' (or lab/deps.sh) as root"
+			die "'$t' is missing: run 'make deps' (or lab/steps/deps.sh) as root"
 	done
 }
 
@@ -121,11 +122,30 @@ worktree_at() {
 	echo "$t"
 }
 
+# am_series NAME LOG PATCH...: the scratch worktree out/src/NAME at the base
+# with PATCH... applied by git am, in order; prints its path. When one does
+# not apply: git am's words and the patch's name in LOG, the am aborted, and
+# status 1 (the path is printed all the same).
+am_series() {
+	local name=$1 log=$2 p t
+	shift 2
+	t=$(worktree_at "$name" "$BASE_TAG")
+	for p in "$@"; do
+		if ! git -C "$t" am -q "$p" >"$log" 2>&1; then
+			git -C "$t" am --abort >/dev/null 2>&1 || true
+			echo "(applying $(basename "$p"))" >>"$log"
+			echo "$t"
+			return 1
+		fi
+	done
+	echo "$t"
+}
+
 # Source tree of a kernel variant: the patched tree is out/linux itself, the
 # baseline is a git worktree of the base tag, so both stay built side by side.
-# The bench's own kernels are worktrees too, made by lab/variant-tree.sh:
+# The bench's own kernels are worktrees too, made by lab/steps/variant-tree.sh:
 # bench-baseline, bench-dicefix (v7.3 + the series' first patch) and
-# bench-patched, each with the lab's telemetry (bench/telemetry.patch).
+# bench-patched, each with the lab's telemetry (lab/data/telemetry.patch).
 variant_src() {
 	case $1 in
 	patched|debug) echo "$LINUX" ;;
@@ -134,6 +154,55 @@ variant_src() {
 	bisect-*) echo "$OUT/src/bisect" ;;
 	*) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, bench-baseline, bench-dicefix, bench-patched)" ;;
 	esac
+}
+
+# kmake SRC ARGS...: make in the kernel tree SRC through the compiler
+# cache, with the lab's fixed build stamps (the same inputs, the same kernel)
+kmake() {
+	local src=$1
+	shift
+	make -C "$src" CC="ccache gcc" HOSTCC="ccache gcc" KBUILD_BUILD_TIMESTAMP="2026-11-30" \
+		KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab "$@"
+}
+
+# kconfig_lab SRC BUILD LOG FRAGMENT...: BUILD/.config from tinyconfig and the
+# fragments lab/data/config/FRAGMENT.config (merge_config.sh), then
+# olddefconfig; every option the fragments ask for must have survived,
+# except symbols SRC does not have (the series' KUnit suite on v7.3). The
+# words of each step, and the options that did not survive, go to LOG.
+kconfig_lab() {
+	local src=$1 b=$2 log=$3 f files="" bad="" line sym want got
+	shift 3
+	for f in "$@"; do files="$files $LAB_TOP/lab/data/config/$f.config"; done
+	mkdir -p "$b"
+	kmake "$src" O="$b" -s tinyconfig >"$log" 2>&1 || { echo "tinyconfig failed" >>"$log"; return 1; }
+	# shellcheck disable=SC2086
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" $files >>"$log" 2>&1 ||
+		{ echo "merge_config failed" >>"$log"; return 1; }
+	kmake "$src" O="$b" -s olddefconfig >>"$log" 2>&1 || { echo "olddefconfig failed" >>"$log"; return 1; }
+	# the last value a fragment gives each symbol
+	# shellcheck disable=SC2086
+	for line in $(grep -h '^CONFIG_' $files | awk -F= '{ v[$1] = $0; if (!($1 in o)) o[$1] = ++n; k[o[$1]] = $1 }
+			END { for (i = 1; i <= n; i++) print v[k[i]] }'); do
+		sym=${line%%=*}
+		want=${line#*=}
+		got=$({ grep -E "^$sym=|^# $sym is not set" "$b/.config" || true; } | head -1)
+		case $got in
+		"$sym=$want") ;;
+		"# $sym is not set") [ "$want" = n ] || bad="$bad $sym" ;;
+		"") [ "$want" = n ] || ! grep -rqsE --include='Kconfig*' "^(menu)?config ${sym#CONFIG_}\$" "$src" ||
+			bad="$bad $sym" ;;
+		*) bad="$bad $line(got ${got#*=})" ;;
+		esac
+	done
+	[ -z "$bad" ] || { echo "config options not satisfied:$bad (see $b/.config)" >>"$log"; return 1; }
+}
+
+# kbuild_progress NAME: a kernel build's output filtered, a line every 400
+# objects and every warning or error (a filter: stdin to stdout)
+kbuild_progress() {
+	awk -v v="$1" '/^  (CC|AS|LD|AR)/ { n++; if (n % 400 == 0) { printf "[lab] %s: %d objects, at %s\n", v, n, $2; fflush() } }
+		/ warning: | error: / { print; fflush() }'
 }
 
 # Build directory of a variant: inside its source tree (see CCACHE_BASEDIR
@@ -173,7 +242,7 @@ base_line() {
 
 # checkpatch_findings PATCH-FILE [NAME]: run checkpatch --strict on a patch
 # and print its findings, each marked "(listed exception)" when
-# lab/checkpatch-exceptions.txt lists it for a patch whose name, without
+# lab/data/checkpatch-exceptions.txt lists it for a patch whose name, without
 # its number (and version), starts with the listed prefix; returns 1 when a
 # finding is not listed.
 checkpatch_findings() {
@@ -183,7 +252,7 @@ checkpatch_findings() {
 	while IFS= read -r msg; do
 		[ -n "$msg" ] || continue
 		if awk -F'\t' -v p="$name" -v m="$msg" '!/^#/ && index(p, $1) == 1 && $2 == m { f = 1 }
-			END { exit !f }' "$LAB_TOP/lab/checkpatch-exceptions.txt"; then
+			END { exit !f }' "$LAB_TOP/lab/data/checkpatch-exceptions.txt"; then
 			echo "$msg (listed exception)"
 		else
 			echo "$msg"

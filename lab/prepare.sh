@@ -2,12 +2,12 @@
 # The lab's pipeline, in its order, written here only: run every step up to
 # STEP. Each step is cheap when its output is up to date.
 # Usage: lab/prepare.sh STEP [VARIANT]
-#   deps    the Debian packages                      lab/deps.sh
-#   fetch   + the base tree, out/linux               lab/fetch.sh
-#   apply   + patches/ on branch 'patched'           lab/apply.sh
-#           (+ the tree of a bench-* kernel)         lab/variant-tree.sh
-#   build   + the kernel of VARIANT (patched)        lab/build.sh VARIANT
-#   guest   + its kselftests and initramfs           lab/selftests.sh, lab/initramfs.sh
+#   deps    the Debian packages                      lab/steps/deps.sh
+#   fetch   + the base tree, out/linux               lab/steps/fetch.sh
+#   apply   + patches/ on branch 'patched'           lab/steps/apply.sh
+#           (+ the tree of a bench-* kernel)         lab/steps/variant-tree.sh
+#   build   + the kernel of VARIANT (patched)        lab/steps/build.sh VARIANT
+#   guest   + its kselftests and initramfs           lab/steps/selftests.sh, lab/steps/initramfs.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 steps="deps fetch apply build guest"
@@ -16,7 +16,7 @@ variant=${2:-patched}
 case " $steps " in *" $step "*) ;; *) die "unknown step '$step' ($steps)" ;; esac
 variant_src "$variant" >/dev/null
 lab_lock
-L=$LAB_TOP/lab
+L=$LAB_TOP/lab/steps
 for s in $steps; do
 	case $s in
 	deps) "$L/deps.sh" ;;

@@ -5,13 +5,11 @@
 # judge) must fail the guest's own scan, and toggles of a feature the kernel
 # does not have must not count as toggles.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib.sh"
-. "$top/lab/lib.sh"
+. "$(dirname "$0")/lib.sh"
 export STRESS_VARIANTS=patched STRESS_HOTPLUG=40 STRESS_REBUILDS=20 STRESS_TOGGLES=120 STRESS_TIMEOUT=900
 log=$OUT/logs/check-stress-short.log
 rc=0
-"$top/lab/stress.sh" >"$log" 2>&1 || rc=$?
+"$top/lab/tools/stress.sh" >"$log" 2>&1 || rc=$?
 { grep -E '^(not )?ok |^# achieved' "$log" || true; } | sed 's/^/# guest: /'
 t_check "short stress on the patched kernel passes ($STRESS_HOTPLUG hotplug cycles, $STRESS_REBUILDS rebuilds, $STRESS_TOGGLES toggles)" test "$rc" = 0
 t_check "its toggles were read back" grep -q '^ok [0-9]* - feature toggles (NI_RANDOM NI_RATE NI_GATE): [1-9][0-9]* of [1-9][0-9]* writes read back' "$log"
@@ -19,7 +17,7 @@ t_check "its console was judged clean" grep -q 'judge: clean' "$log"
 
 rc=0
 STRESS_INJECT=1 STRESS_TOGGLE_FEATURES="NI_RANDOM NI_NOSUCH" STRESS_HOTPLUG=2 STRESS_REBUILDS=2 STRESS_TOGGLES=12 \
-	"$top/lab/stress.sh" >"$log.neg" 2>&1 || rc=$?
+	"$top/lab/tools/stress.sh" >"$log.neg" 2>&1 || rc=$?
 { grep -E '^(not )?ok |^# achieved|judge:' "$log.neg" || true; } | sed 's/^/# negative: /'
 t_check "negative control: the run fails" test "$rc" != 0
 t_check "negative control: the guest's dmesg scan counts the planted splat" grep -q '^not ok [0-9]* - [0-9]* splat lines in dmesg' "$log.neg"

@@ -20,7 +20,8 @@ for cpu in $D/cpu*; do
 	done
 done
 echo "== newidle features =="
-tr ' ' '\n' <$F | grep -E '^(NO_)?NI_(RANDOM|RATE|GATE)$' | sed 's/^/  /'
+. /lab/sched.sh
+feats | tr ' ' '\n' | sed 's/^/  /'
 
 # every domain's newidle visits, gate, ratio and attempts, one line each
 state1() {

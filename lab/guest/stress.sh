@@ -15,7 +15,7 @@ CG=/sys/fs/cgroup
 T=/tmp/stress
 mkdir -p $T
 . /lab/tap.sh
-feat() { tr ' ' '\n' <$F | grep -E "^(NO_)?$1\$"; }
+. /lab/sched.sh
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 echo Y >$D/verbose
 # the baseline kernel (for attributing splats) has no newidle files
@@ -65,16 +65,10 @@ feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 # --- domain rebuilds: a cpuset partition switched between root and member
 (
 	c=0 tries=0
-	if echo +cpuset >$CG/cgroup.subtree_control 2>/dev/null && mkdir -p $CG/lab; then
-		half=$((ncpu / 2))
-		while [ $c -lt "$REBUILDS" ] && [ $tries -lt $((REBUILDS * 5)) ]; do
-			tries=$((tries + 1))
-			echo "$half-$((ncpu - 1))" >$CG/lab/cpuset.cpus 2>/dev/null
-			echo root >$CG/lab/cpuset.cpus.partition 2>/dev/null &&
-				echo member >$CG/lab/cpuset.cpus.partition 2>/dev/null && c=$((c + 2))
-		done
-		rmdir $CG/lab 2>/dev/null
-	fi
+	while [ $c -lt "$REBUILDS" ] && [ $tries -lt $((REBUILDS * 5)) ]; do
+		tries=$((tries + 1))
+		rebuild_domains "$((ncpu / 2))-$((ncpu - 1))" && c=$((c + 2))
+	done
 	echo $c >$T/rebuild.count
 ) &
 
@@ -86,7 +80,7 @@ feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 		for f in $TOGGLE_FEATURES; do
 			for want in NO_$f $f; do
 				tried=$((tried + 1))
-				echo $want >$F 2>/dev/null && [ "$(feat $f)" = $want ] && fc=$((fc + 1))
+				set_feat $want && fc=$((fc + 1))
 			done
 		done
 		for want in N Y; do

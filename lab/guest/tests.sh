@@ -4,7 +4,7 @@
 F=/sys/kernel/debug/sched/features
 . /lab/tap.sh
 
-feat() { tr ' ' '\n' <$F | grep -E "^(NO_)?$1\$"; }
+. /lab/sched.sh
 
 echo "TAP version 13"
 # NI_RANDOM, NI_GATE and NI_RATE: each off and on again, read back after
@@ -43,14 +43,14 @@ else
 	t_skip kunit "no KUnit in this kernel"
 fi
 
-# kselftests of the sched target, installed by lab/selftests.sh. The test
+# kselftests of the sched target, installed by lab/steps/selftests.sh. The test
 # runs twice, from two different settings of what it changes (sched/verbose,
 # NI_RANDOM, NI_RATE, schedstats); each run must leave them as it found them
 # and leave no process behind. A planted leaky command shows the same checks
 # catching both.
 knobs() {
 	echo "verbose=$(cat /sys/kernel/debug/sched/verbose)" \
-		"$(tr ' ' '\n' <$F | grep -E '^(NO_)?NI_(RANDOM|RATE|GATE)$' | tr '\n' ' ')" \
+		"$(feats)" \
 		"schedstats=$(cat /proc/sys/kernel/sched_schedstats)"
 }
 set_knobs() {
@@ -117,7 +117,7 @@ else
 fi
 
 # Negative controls: the selftest changed by each patch of
-# tests/negative/selftest must fail the tests that the patch names. Each,
+# lab/data/negative-selftest must fail the tests that the patch names. Each,
 # failing or killed on its timeout, must still leave the knobs and no
 # process, but the one that says it leaves changes.
 for bin in /lab/bin/newidle_gate_test.*; do

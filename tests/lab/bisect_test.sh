@@ -4,16 +4,12 @@
 # error (the build of every patch of the series is 'make lkml'; the part
 # 'lkml-bisect' builds this one commit, in the bisection tree, from ccache).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
 cd "$top"
-. tests/lib.sh
-. lab/lib.sh
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
 
 # a commit on top of 'patched' that breaks kernel/sched/fair.c, made
 # without touching a branch or the work tree
-export GIT_INDEX_FILE=$w/index
+export GIT_INDEX_FILE=$scratch/index
 git -C "$LINUX" read-tree patched
 blob=$( (git -C "$LINUX" show patched:kernel/sched/fair.c; echo '#error "lab: this patch does not build"') |
 	git -C "$LINUX" hash-object -w --stdin)
@@ -22,9 +18,9 @@ tree=$(git -C "$LINUX" write-tree)
 unset GIT_INDEX_FILE
 broken=$(git -C "$LINUX" commit-tree "$tree" -p patched -m "sched/fair: A patch that does not build")
 
-bisect() { LKML_CHECKS=bisect LKML_BISECT_CONFIGS=guest LKML_RANGE=$1 lab/lkml.sh >"$2" 2>&1 || true; }
-bisect "patched..$broken" "$w/bad.log"
-t_check "bisect: a patch that does not build fails the check" grep -q '^not ok 1 - lkml bisect$' "$w/bad.log"
-t_check "bisect: naming the patch" grep -q 'A patch that does not build: guest config FAILS' "$w/bad.log"
-t_check "bisect: with the compiler's error" grep -q 'lab: this patch does not build' "$w/bad.log"
+bisect() { LKML_CHECKS=bisect LKML_BISECT_CONFIGS=guest LKML_RANGE=$1 lab/tools/lkml.sh >"$2" 2>&1 || true; }
+bisect "patched..$broken" "$scratch/bad.log"
+t_check "bisect: a patch that does not build fails the check" grep -q '^not ok 1 - lkml bisect$' "$scratch/bad.log"
+t_check "bisect: naming the patch" grep -q 'A patch that does not build: guest config FAILS' "$scratch/bad.log"
+t_check "bisect: with the compiler's error" grep -q 'lab: this patch does not build' "$scratch/bad.log"
 t_done

@@ -2,11 +2,7 @@
 # The lkml checkpatch gate: the series passes with its listed exceptions, and
 # a patch with an unlisted finding fails it (the check can fail).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tests/lib.sh"
-. "$top/lab/lib.sh"
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+. "$(dirname "$0")/../lib.sh"
 [ -x "$LINUX/scripts/checkpatch.pl" ] || { t_notok "no kernel tree at $LINUX"; t_done; }
 
 quiet_findings() { checkpatch_findings "$@" >/dev/null; }
@@ -18,9 +14,9 @@ done
 p=$(series_list | head -1 || true)
 awk '{ print } /^diff --git .*\.[ch]$/ { c = 1 } c && /^\+[^+]/ && !done {
 	print "+\tunsigned long a_variable_with_a_long_name_to_make_the_line_long = 0, b = 0, c_as_well = 0; "; done = 1 }' \
-	"$PATCHES/$p" >"$w/$p"
-t_check "negative control: the bad line is planted" grep -q 'a_variable_with_a_long_name' "$w/$p"
-if checkpatch_findings "$w/$p" >"$w/out"; then rc=0; else rc=$?; fi
+	"$PATCHES/$p" >"$scratch/$p"
+t_check "negative control: the bad line is planted" grep -q 'a_variable_with_a_long_name' "$scratch/$p"
+if checkpatch_findings "$scratch/$p" >"$scratch/out"; then rc=0; else rc=$?; fi
 t_check "negative control: an unlisted finding fails the gate" test "$rc" != 0
-t_check "negative control: the finding is named" grep -q -v 'listed exception' "$w/out"
+t_check "negative control: the finding is named" grep -q -v 'listed exception' "$scratch/out"
 t_done

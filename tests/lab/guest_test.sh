@@ -6,48 +6,44 @@
 # declared expected, passes the judge. And the build layout that lets ccache
 # hit across trees: no absolute source path in the compiler's command lines.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tests/lib.sh"
-. "$top/lab/lib.sh"
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+. "$(dirname "$0")/../lib.sh"
 export LAB_TIMEOUT=300 LAB_CPUS=2 LAB_SOCKETS=1
-boot() { local rc=0; "$top/lab/boot.sh" patched "$@" >"$w/out" 2>&1 || rc=$?; echo "$rc"; }
+boot() { local rc=0; "$top/lab/steps/boot.sh" patched "$@" >"$scratch/out" 2>&1 || rc=$?; echo "$rc"; }
 
-printf '#!/bin/sh\necho "ok 1 # about to fail"\nexit 3\n' >"$w/fail.sh"
-rc=$(boot "$w/fail.sh" test-fail)
+printf '#!/bin/sh\necho "ok 1 # about to fail"\nexit 3\n' >"$scratch/fail.sh"
+rc=$(boot "$scratch/fail.sh" test-fail)
 t_check "a guest whose test fails makes the runner exit with its status ($rc)" test "$rc" = 3
 
-printf '#!/bin/sh\necho c >/proc/sysrq-trigger\nsleep 60\n' >"$w/panic.sh"
-rc=$(boot "$w/panic.sh" test-panic)
+printf '#!/bin/sh\necho c >/proc/sysrq-trigger\nsleep 60\n' >"$scratch/panic.sh"
+rc=$(boot "$scratch/panic.sh" test-panic)
 t_check "a guest that panics makes the runner fail ($rc)" test "$rc" != 0
-t_check "the panic is named" grep -q 'the guest kernel panicked' "$w/out"
-t_check "the console tail is shown" grep -q -- '----- last 50 console lines' "$w/out"
-t_check "the tail holds the panic, marked as console lines" grep -q '^| .*Kernel panic' "$w/out"
+t_check "the panic is named" grep -q 'the guest kernel panicked' "$scratch/out"
+t_check "the console tail is shown" grep -q -- '----- last 50 console lines' "$scratch/out"
+t_check "the tail holds the panic, marked as console lines" grep -q '^| .*Kernel panic' "$scratch/out"
 
 # a backtrace with sysrq-l: the kernel's splat, in a guest whose script passes
-printf '#!/bin/sh\necho l >/proc/sysrq-trigger\nsleep 1\necho "ok 1 - all fine here"\nexit 0\n' >"$w/splat.sh"
-rc=$(boot "$w/splat.sh" test-splat)
+printf '#!/bin/sh\necho l >/proc/sysrq-trigger\nsleep 1\necho "ok 1 - all fine here"\nexit 0\n' >"$scratch/splat.sh"
+rc=$(boot "$scratch/splat.sh" test-splat)
 t_check "a kernel splat fails a guest whose script passed ($rc)" test "$rc" != 0
-t_check "the splat is named" grep -q 'kernel splat(s) in .*test-splat.console' "$w/out"
-t_check "with its first line" grep -q 'line [0-9]*: NMI backtrace for cpu' "$w/out"
+t_check "the splat is named" grep -q 'kernel splat(s) in .*test-splat.console' "$scratch/out"
+t_check "with its first line" grep -q 'line [0-9]*: NMI backtrace for cpu' "$scratch/out"
 t_check "the saved console is judged the same way again, without booting" \
-	eval '! "$top/lab/judge.sh" "$OUT/logs/test-splat.console" >/dev/null'
+	eval '! "$top/lab/steps/judge.sh" "$OUT/logs/test-splat.console" >/dev/null'
 t_check "negative control: the same console, its splat declared expected, passes the judge" \
-	eval '"$top/lab/judge.sh" "$OUT/logs/test-splat.console" --expect "NMI backtrace for cpu" >"$w/judge.out"'
-t_check "negative control: and the splat is reported as expected" grep -q 'expected splat(s)' "$w/judge.out"
+	eval '"$top/lab/steps/judge.sh" "$OUT/logs/test-splat.console" --expect "NMI backtrace for cpu" >"$scratch/judge.out"'
+t_check "negative control: and the splat is reported as expected" grep -q 'expected splat(s)' "$scratch/judge.out"
 
 # a guest whose init never starts the lab's script: silent
-printf '#!/bin/sh\nexit 0\n' >"$w/silent.sh"
+printf '#!/bin/sh\nexit 0\n' >"$scratch/silent.sh"
 rc=0
 LAB_START_TIMEOUT=20 LAB_APPEND="rdinit=/bin/busybox -- sleep 600" \
-	"$top/lab/boot.sh" patched "$w/silent.sh" test-silent >"$w/out" 2>&1 || rc=$?
+	"$top/lab/steps/boot.sh" patched "$scratch/silent.sh" test-silent >"$scratch/out" 2>&1 || rc=$?
 t_check "a guest that prints nothing fails at LAB_START_TIMEOUT, not the full timeout ($rc)" \
-	grep -q 'printed nothing of its own within 20s' "$w/out"
+	grep -q 'printed nothing of its own within 20s' "$scratch/out"
 
-printf '#!/bin/sh\nsleep 600\n' >"$w/hang.sh"
-LAB_TIMEOUT=30 boot "$w/hang.sh" test-hang >/dev/null
-t_check "a guest that hangs is killed at the timeout and fails" grep -q 'did not finish within 30s' "$w/out"
+printf '#!/bin/sh\nsleep 600\n' >"$scratch/hang.sh"
+LAB_TIMEOUT=30 boot "$scratch/hang.sh" test-hang >/dev/null
+t_check "a guest that hangs is killed at the timeout and fails" grep -q 'did not finish within 30s' "$scratch/out"
 
 # ccache across trees: the kernel names its sources relative to the build
 b=$(variant_build patched)

@@ -28,8 +28,8 @@ rule_pipefail() {
 # are packed by lab/lib.sh only.
 rule_one_place() {
 	local root=$1 bad=0 hits
-	local files=("$root"/lab/*.sh "$root"/bench/*.sh "$root"/tests/run.sh "$root"/Makefile)
-	hits=$(grep -nE '(^|&&|;|\||then|do|if|!)[[:space:]]*"?(\$LAB_TOP/)?lab/(deps|fetch|apply|build|selftests|initramfs)\.sh' \
+	local files=("$root"/lab/*.sh "$root"/lab/steps/*.sh "$root"/lab/tools/*.sh "$root"/bench/*.sh "$root"/tests/run.sh "$root"/Makefile)
+	hits=$(grep -nE '(^|&&|;|\||then|do|if|!)[[:space:]]*"?(\$LAB_TOP/)?lab/(steps/)?(deps|fetch|apply|build|selftests|initramfs)\.sh' \
 		"${files[@]}" 2>/dev/null | grep -v "^$root/lab/prepare.sh:" || true)
 	[ -z "$hits" ] || { echo "a pipeline step run outside lab/prepare.sh:"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
 	hits=$(grep -nE '(cc|gcc|clang|\$CC|CC:-cc\}).*futexbench\.c' "${files[@]}" "$root"/lab/guest/* 2>/dev/null |

@@ -7,26 +7,23 @@
 # second run waits or refuses; an initramfs whose packing fails leaves the
 # previous one.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
 cd "$top"
-. tests/lib.sh
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-export OUT=$w/out PATCHES=$w/patches BASE_TAG=base-test
+export OUT=$scratch/out PATCHES=$scratch/patches BASE_TAG=base-test
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
 realgit=$(command -v git)
 
 # A tiny upstream and a series of three patches, kept in git.
-g() { git -C "$w/up" "$@"; }
-mkdir -p "$w/up/kernel/sched" "$PATCHES"
-printf 'int a;\nint b;\nint c;\nint d;\nint e;\nint f;\nint g;\n' >"$w/up/kernel/sched/fair.c"
+g() { git -C "$scratch/up" "$@"; }
+mkdir -p "$scratch/up/kernel/sched" "$PATCHES"
+printf 'int a;\nint b;\nint c;\nint d;\nint e;\nint f;\nint g;\n' >"$scratch/up/kernel/sched/fair.c"
 g init -q -b main && g add -A && g commit -q -m base
 g checkout -q -b topic
 for v in b d f; do
-	sed -i "s/int $v;/int $v = 1;/" "$w/up/kernel/sched/fair.c"
+	sed -i "s/int $v;/int $v = 1;/" "$scratch/up/kernel/sched/fair.c"
 	g commit -q -am "sched/fair: Initialise $v" -m "Throwaway change."
 done
-echo "int h;" >"$w/up/kernel/sched/new.c"
+echo "int h;" >"$scratch/up/kernel/sched/new.c"
 g add -A && g commit -q -m "sched: Add new.c" -m "A new file."
 g format-patch -q --zero-commit --no-signature -o "$PATCHES" main..topic
 (cd "$PATCHES" && ls -1 ./*.patch | sed 's|^\./||') >"$PATCHES/series"
@@ -34,18 +31,18 @@ git -C "$PATCHES" init -q && git -C "$PATCHES" add -A && git -C "$PATCHES" commi
 
 # A git that kills its caller's process group before or after its Nth call
 # (the script under test runs in a group of its own, setsid).
-mkdir -p "$w/kill"
-cat >"$w/kill/git" <<EOF
+mkdir -p "$scratch/kill"
+cat >"$scratch/kill/git" <<EOF
 #!/bin/bash
-n=\$(( \$(cat "$w/kill.count" 2>/dev/null || echo 0) + 1 ))
-echo \$n >"$w/kill.count"
-if [ "\$n" = "\$KILL_AT" ] && [ "\$KILL_WHEN" = before ]; then touch "$w/killed"; kill -KILL 0; fi
+n=\$(( \$(cat "$scratch/kill.count" 2>/dev/null || echo 0) + 1 ))
+echo \$n >"$scratch/kill.count"
+if [ "\$n" = "\$KILL_AT" ] && [ "\$KILL_WHEN" = before ]; then touch "$scratch/killed"; kill -KILL 0; fi
 rc=0
 "$realgit" "\$@" || rc=\$?
-if [ "\$n" = "\$KILL_AT" ] && [ "\$KILL_WHEN" = after ]; then touch "$w/killed"; kill -KILL 0; fi
+if [ "\$n" = "\$KILL_AT" ] && [ "\$KILL_WHEN" = after ]; then touch "$scratch/killed"; kill -KILL 0; fi
 exit \$rc
 EOF
-chmod +x "$w/kill/git"
+chmod +x "$scratch/kill/git"
 
 # interrupt_each RESET CHECK RERUN COMMAND...: for every git call of
 # COMMAND, RESET the state, kill COMMAND before (then after) that call, run
@@ -58,11 +55,11 @@ interrupt_each() {
 		at=1
 		while :; do
 			"$reset"
-			rm -f "$w/kill.count" "$w/killed"
-			KILL_AT=$at KILL_WHEN=$when setsid -w env PATH="$w/kill:$PATH" "$@" >/dev/null 2>&1 || true
-			[ -e "$w/killed" ] || break
+			rm -f "$scratch/kill.count" "$scratch/killed"
+			KILL_AT=$at KILL_WHEN=$when setsid -w env PATH="$scratch/kill:$PATH" "$@" >/dev/null 2>&1 || true
+			[ -e "$scratch/killed" ] || break
 			points=$((points + 1))
-			if ! "$rerun" >"$w/rerun.log" 2>&1 || ! "$check"; then
+			if ! "$rerun" >"$scratch/rerun.log" 2>&1 || ! "$check"; then
 				bad="$bad $when-$at"
 			fi
 			at=$((at + 1))
@@ -74,24 +71,24 @@ interrupt_each() {
 # --- fetch
 fetched() { git -C "$OUT/linux" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null && [ ! -e "$OUT/linux.tmp" ]; }
 unfetch() { rm -rf "$OUT/linux" "$OUT/src"; }
-fetch() { env KERNEL_TREE="$w/up" KERNEL_REF=main lab/fetch.sh; }
-res=$(interrupt_each unfetch fetched fetch env KERNEL_TREE="$w/up" KERNEL_REF=main lab/fetch.sh)
+fetch() { env KERNEL_TREE="$scratch/up" KERNEL_REF=main lab/steps/fetch.sh; }
+res=$(interrupt_each unfetch fetched fetch env KERNEL_TREE="$scratch/up" KERNEL_REF=main lab/steps/fetch.sh)
 t_check "fetch: killed at each of its points ($res), run again: the base tree" test "${res#* }" = "$res"
 t_check "fetch: that many points were tried" test "${res%% *}" -ge 4
 
 # --- apply: the uninterrupted result, then a FORCE=1 re-apply killed anywhere
 fetch >/dev/null 2>&1
-lab/apply.sh >/dev/null 2>&1
+lab/steps/apply.sh >/dev/null 2>&1
 want_tree=$(git -C "$OUT/linux" rev-parse 'patched^{tree}')
 want_log=$(git -C "$OUT/linux" log --format='%s' "$BASE_TAG..patched")
 applied() {
 	[ "$(git -C "$OUT/linux" rev-parse 'patched^{tree}')" = "$want_tree" ] &&
 	[ "$(git -C "$OUT/linux" log --format='%s' "$BASE_TAG..patched")" = "$want_log" ] &&
 	[ -z "$(git -C "$OUT/linux" status --porcelain)" ] && [ ! -d "$OUT/linux/.git/rebase-apply" ] &&
-	grep -q 'series already applied' <<<"$(lab/apply.sh 2>&1)"
+	grep -q 'series already applied' <<<"$(lab/steps/apply.sh 2>&1)"
 }
-apply() { lab/apply.sh; }
-res=$(interrupt_each true applied apply env FORCE=1 lab/apply.sh)
+apply() { lab/steps/apply.sh; }
+res=$(interrupt_each true applied apply env FORCE=1 lab/steps/apply.sh)
 t_check "apply: a FORCE=1 re-apply killed at each of its points ($res), run again: the series as uninterrupted" \
 	test "${res#* }" = "$res"
 t_check "apply: that many points were tried" test "${res%% *}" -ge 10
@@ -100,66 +97,66 @@ t_check "apply: that many points were tried" test "${res%% *}" -ge 10
 git -C "$OUT/linux" checkout -q patched
 git -C "$OUT/linux" reset -q --hard HEAD~1
 git -C "$OUT/linux" commit -q --amend -m "sched/fair: Initialise f, amended" -m "Changed."
-lab/export.sh >/dev/null 2>&1
-cp -a "$PATCHES" "$w/exported"
+lab/steps/export.sh >/dev/null 2>&1
+cp -a "$PATCHES" "$scratch/exported"
 git -C "$PATCHES" reset -q --hard && git -C "$PATCHES" clean -q -fd
-exported() { diff -r -x .git "$w/exported" "$PATCHES" >/dev/null; }
+exported() { diff -r -x .git "$scratch/exported" "$PATCHES" >/dev/null; }
 unexport() { git -C "$PATCHES" reset -q --hard && git -C "$PATCHES" clean -q -fd; }
-export_() { lab/export.sh; }
-res=$(interrupt_each unexport exported export_ lab/export.sh)
+export_() { lab/steps/export.sh; }
+res=$(interrupt_each unexport exported export_ lab/steps/export.sh)
 t_check "export: killed at each of its points ($res), run again: patches/ as uninterrupted" test "${res#* }" = "$res"
 t_check "export: the amended patch is written, the dropped one removed" \
 	eval 'grep -q "amended" "$PATCHES"/0003-*.patch && test ! -e "$PATCHES"/0004-*.patch && test "$(grep -c . "$PATCHES/series")" = 3'
 
 # --- export never loses changes git does not have
 git -C "$PATCHES" reset -q --hard && git -C "$PATCHES" clean -q -fd
-lab/apply.sh >/dev/null 2>&1 || FORCE=1 lab/apply.sh >/dev/null 2>&1
+lab/steps/apply.sh >/dev/null 2>&1 || FORCE=1 lab/steps/apply.sh >/dev/null 2>&1
 git -C "$OUT/linux" reset -q --hard HEAD~1
 echo "# an edit of my own" >>"$PATCHES"/0004-*.patch
-cp -a "$PATCHES" "$w/before"
+cp -a "$PATCHES" "$scratch/before"
 t_check "export: a patch it would delete has uncommitted edits: refused, naming it" \
-	refuses_with "changes git does not have in: 0004-" lab/export.sh
-t_check "export: and nothing changed" diff -r "$w/before" "$PATCHES"
+	refuses_with "changes git does not have in: 0004-" lab/steps/export.sh
+t_check "export: and nothing changed" diff -r "$scratch/before" "$PATCHES"
 git -C "$PATCHES" checkout -q -- .
 echo "an untracked patch" >"$PATCHES/0009-mine.patch"
-t_check "export: an untracked patch it would delete: refused" refuses_with "0009-mine.patch" lab/export.sh
+t_check "export: an untracked patch it would delete: refused" refuses_with "0009-mine.patch" lab/steps/export.sh
 rm "$PATCHES/0009-mine.patch"
-t_check "negative control: with every file in git, it exports (deletes the dropped patch)" lab/export.sh
+t_check "negative control: with every file in git, it exports (deletes the dropped patch)" lab/steps/export.sh
 t_check "negative control: and the dropped patch is gone" eval '! ls "$PATCHES"/0004-*.patch 2>/dev/null'
 git -C "$OUT/linux" commit -q --amend -m "sched/fair: Initialise f, again" -m "Changed again."
-t_check "export: over its own output, not yet committed, it exports again" lab/export.sh
+t_check "export: over its own output, not yet committed, it exports again" lab/steps/export.sh
 t_check "export: and did" grep -q 'Initialise f, again' "$PATCHES"/0003-*again.patch
 echo "# an edit of my own" >>"$PATCHES"/0003-*again.patch
 git -C "$OUT/linux" commit -q --amend -m "sched/fair: Initialise f, a third time" -m "Changed again."
-t_check "export: but not over an edit made to its output since" refuses_with "changes git does not have in: 0003-" lab/export.sh
+t_check "export: but not over an edit made to its output since" refuses_with "changes git does not have in: 0003-" lab/steps/export.sh
 
 # --- the lock on out/
-lab/lock.sh bash -c "touch '$w/held'; while [ ! -e '$w/release' ]; do sleep 0.1; done" &
+lab/tools/lock.sh bash -c "touch '$scratch/held'; while [ ! -e '$scratch/release' ]; do sleep 0.1; done" &
 holder=$!
-until [ -e "$w/held" ]; do sleep 0.1; done
+until [ -e "$scratch/held" ]; do sleep 0.1; done
 t_check "lock: a second run with LAB_LOCK_WAIT=0 refuses, naming the holder's pid and command" \
-	refuses_with "in use by pid $holder (/bin/bash lab/lock.sh bash -c" env LAB_LOCK_WAIT=0 lab/lock.sh touch "$w/ran"
-t_check "lock: and runs nothing" test ! -e "$w/ran"
-lab/lock.sh touch "$w/ran" 2>"$w/wait.err" &
+	refuses_with "in use by pid $holder (/bin/bash lab/tools/lock.sh bash -c" env LAB_LOCK_WAIT=0 lab/tools/lock.sh touch "$scratch/ran"
+t_check "lock: and runs nothing" test ! -e "$scratch/ran"
+lab/tools/lock.sh touch "$scratch/ran" 2>"$scratch/wait.err" &
 waiter=$!
-until grep -q 'waiting for' "$w/wait.err" 2>/dev/null; do sleep 0.1; done
-t_check "lock: a second run waits, naming the holder" grep -q "in use by pid $holder " "$w/wait.err"
-t_check "lock: and runs nothing while it waits" test ! -e "$w/ran"
-touch "$w/release"
+until grep -q 'waiting for' "$scratch/wait.err" 2>/dev/null; do sleep 0.1; done
+t_check "lock: a second run waits, naming the holder" grep -q "in use by pid $holder " "$scratch/wait.err"
+t_check "lock: and runs nothing while it waits" test ! -e "$scratch/ran"
+touch "$scratch/release"
 wait "$holder"
 wait "$waiter"
-t_check "lock: it runs when the holder is done" test -e "$w/ran"
-t_check "lock: scripts under a holder run within its lock" env LAB_LOCK_WAIT=0 lab/lock.sh lab/lock.sh true
+t_check "lock: it runs when the holder is done" test -e "$scratch/ran"
+t_check "lock: scripts under a holder run within its lock" env LAB_LOCK_WAIT=0 lab/tools/lock.sh lab/tools/lock.sh true
 
 # --- an initramfs is replaced only by a whole one
 export LAB_HOST_PROGS=""
-lab/initramfs.sh patched >/dev/null 2>&1
+lab/steps/initramfs.sh patched >/dev/null 2>&1
 cpio=$OUT/guest/patched/base.cpio
 sum=$(sha256sum <"$cpio")
-mkdir -p "$w/badcpio"
-printf '#!/bin/sh\necho half an archive\nexit 1\n' >"$w/badcpio/cpio"
-chmod +x "$w/badcpio/cpio"
-t_check "initramfs: a packing that fails fails the step" eval '! env PATH="$w/badcpio:$PATH" lab/initramfs.sh patched >/dev/null 2>&1'
+mkdir -p "$scratch/badcpio"
+printf '#!/bin/sh\necho half an archive\nexit 1\n' >"$scratch/badcpio/cpio"
+chmod +x "$scratch/badcpio/cpio"
+t_check "initramfs: a packing that fails fails the step" eval '! env PATH="$scratch/badcpio:$PATH" lab/steps/initramfs.sh patched >/dev/null 2>&1'
 t_check "initramfs: and leaves the previous archive whole" test "$(sha256sum <"$cpio")" = "$sum"
 t_check "initramfs: and no temporary file" test -z "$(find "$OUT/guest/patched" -maxdepth 1 -name '*.tmp*')"
 t_done

@@ -5,20 +5,17 @@
 # its scripts (tests/lab/rules.sh). Every check is shown failing once: a
 # negative control on a fixture that breaks it.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
 cd "$top"
-. tests/lib.sh
 . tests/lab/rules.sh
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
 fx=$top/tests/fixtures
 
 # --- the TAP counter
-tap() { printf "$1" >"$w/tap"; tests/tapsum.sh "$w/tap" 2>"$w/tap.err"; }
+tap() { printf "$1" >"$scratch/tap"; tests/tapsum.sh "$scratch/tap" 2>"$scratch/tap.err"; }
 t_check "tapsum: a skip counts as skipped, not passed" test "$(tap 'ok 1 - a\nok 2 - b # SKIP no tool\n1..2\n')" = "1 0 1"
 t_check "tapsum: a failure counts as failed" test "$(tap 'ok 1 - a\nnot ok 2 - b\n1..2\n')" = "1 1 0"
 t_check "tapsum: fewer results than the plan fail" test "$(tap 'ok 1 - a\n1..2\n')" = "1 1 0"
-t_check "tapsum: and say so" grep -q 'plan 1..2 but 1 results' "$w/tap.err"
+t_check "tapsum: and say so" grep -q 'plan 1..2 but 1 results' "$scratch/tap.err"
 t_check "tapsum: no TAP at all fails" test "$(tap '')" = "0 1 0"
 t_check "tapsum: results without a plan fail" test "$(tap 'ok 1 - a\nok 2 - b\n')" = "2 1 0"
 t_check "tapsum: a result seen twice fails" test "$(tap 'ok 1 - a\nok 1 - a\n1..2\n')" = "2 1 0"
@@ -28,7 +25,7 @@ t_check "tapsum: a part skipped whole (1..0 # SKIP) is one skip" test "$(tap '1.
 t_check "tapsum: 'not ok # SKIP' is a failure" test "$(tap 'not ok 1 - a # SKIP x\n1..1\n')" = "0 1 0"
 
 # --- the console judge, on saved logs
-judge() { local rc=0; lab/judge.sh "$@" >"$w/judge.out" 2>&1 || rc=$?; echo "$rc"; }
+judge() { local rc=0; lab/steps/judge.sh "$@" >"$scratch/judge.out" 2>&1 || rc=$?; echo "$rc"; }
 t_check "judge: a clean console passes" test "$(judge "$fx/console/clean.console")" = 0
 t_check "judge: a guest's failing script is its failure (1), not the kernel's" \
 	test "$(judge "$fx/console/failed.console")" = 1
@@ -36,135 +33,135 @@ for k in warn lockdep rcu kasan ubsan hung trace nmi; do
 	t_check "judge: a $k splat fails the boot" test "$(judge "$fx/console/$k.console")" = 2
 done
 judge "$fx/console/warn.console" >/dev/null
-t_check "judge: the WARNING is named with its line" grep -q 'line 6: WARNING: CPU: 2 PID: 77 at kernel/sched/fair.c' "$w/judge.out"
-t_check "judge: its Call Trace is part of it (1 splat)" grep -q '1 kernel splat(s)' "$w/judge.out"
+t_check "judge: the WARNING is named with its line" grep -q 'line 6: WARNING: CPU: 2 PID: 77 at kernel/sched/fair.c' "$scratch/judge.out"
+t_check "judge: its Call Trace is part of it (1 splat)" grep -q '1 kernel splat(s)' "$scratch/judge.out"
 t_check "judge: a log without printk timestamps is judged line by line" \
 	test "$(judge "$fx/console/warn-nostamp.console")" = 2
 t_check "judge: a panic fails" test "$(judge "$fx/console/panic.console")" = 2
-t_check "judge: and is named" grep -q 'the guest kernel panicked' "$w/judge.out"
+t_check "judge: and is named" grep -q 'the guest kernel panicked' "$scratch/judge.out"
 t_check "judge: a guest without a result fails" test "$(judge "$fx/console/noresult.console")" = 2
 t_check "judge: a declared splat (--expect) is not the kernel's failure" \
 	test "$(judge "$fx/console/nmi.console" --expect 'NMI backtrace for cpu')" = 1
-t_check "judge: and is named as expected" grep -q '2 expected splat(s)' "$w/judge.out"
+t_check "judge: and is named as expected" grep -q '2 expected splat(s)' "$scratch/judge.out"
 t_check "judge: another splat beside the declared one still fails" \
 	test "$(judge "$fx/console/nmi-and-warn.console" --expect 'NMI backtrace for cpu')" = 2
 t_check "judge: a declared splat that does not come fails" \
 	test "$(judge "$fx/console/clean.console" --expect 'NMI backtrace for cpu')" = 2
-t_check "judge: bad arguments are refused" refuses_with "--expect needs a pattern" lab/judge.sh "$fx/console/clean.console" --expect
+t_check "judge: bad arguments are refused" refuses_with "--expect needs a pattern" lab/steps/judge.sh "$fx/console/clean.console" --expect
 
 # --- the Debian mirror from the apt configuration
-mirror() { lab/mirror.sh "$fx/apt/$1" "$fx/apt/os-release-bookworm" 2>"$w/mirror.err"; }
+mirror() { lab/steps/mirror.sh "$fx/apt/$1" "$fx/apt/os-release-bookworm" 2>"$scratch/mirror.err"; }
 t_check "mirror: deb822 sources (security and third-party passed over)" test "$(mirror deb822)" = http://192.0.2.10/debian
 t_check "mirror: one-line sources.list with options, comments, deb-src" test "$(mirror oneline)" = http://192.0.2.30/debian
 t_check "mirror: a disabled stanza is passed over, continued fields read" test "$(mirror disabled)" = file:/srv/mirror/debian
 t_check "mirror: no Debian mirror at all is an error" refuses_with "no Debian mirror for bookworm" \
-	lab/mirror.sh "$fx/apt/none" "$fx/apt/os-release-bookworm"
-mkdir -p "$w/fake"
-printf '#!/bin/sh\necho "E: fake apt-get, no network" >&2\nexit 100\n' >"$w/fake/apt-get"
-chmod +x "$w/fake/apt-get"
-fetch() { PATH=$w/fake:$PATH OUT=$w/fetch LAB_APT_ETC=$fx/apt/$1 LAB_OS_RELEASE=$fx/apt/os-release-bookworm lab/fetch.sh >/dev/null 2>&1 || true; }
+	lab/steps/mirror.sh "$fx/apt/none" "$fx/apt/os-release-bookworm"
+mkdir -p "$scratch/fake"
+printf '#!/bin/sh\necho "E: fake apt-get, no network" >&2\nexit 100\n' >"$scratch/fake/apt-get"
+chmod +x "$scratch/fake/apt-get"
+fetch() { PATH=$scratch/fake:$PATH OUT=$scratch/fetch LAB_APT_ETC=$fx/apt/$1 LAB_OS_RELEASE=$fx/apt/os-release-bookworm lab/steps/fetch.sh >/dev/null 2>&1 || true; }
 fetch deb822
-t_check "fetch: its apt source is the machine's mirror" grep -q ' http://192.0.2.10/debian trixie-backports main$' "$w/fetch/apt/sources.list"
+t_check "fetch: its apt source is the machine's mirror" grep -q ' http://192.0.2.10/debian trixie-backports main$' "$scratch/fetch/apt/sources.list"
 DEB_MIRROR=http://192.0.2.77/debian fetch deb822
-t_check "fetch: DEB_MIRROR overrides it" grep -q ' http://192.0.2.77/debian trixie-backports main$' "$w/fetch/apt/sources.list"
+t_check "fetch: DEB_MIRROR overrides it" grep -q ' http://192.0.2.77/debian trixie-backports main$' "$scratch/fetch/apt/sources.list"
 t_check "fetch: no mirror and no DEB_MIRROR: a clear error" refuses_with "set DEB_MIRROR" \
-	env PATH="$w/fake:$PATH" OUT="$w/fetch2" LAB_APT_ETC="$fx/apt/none" LAB_OS_RELEASE="$fx/apt/os-release-bookworm" lab/fetch.sh
+	env PATH="$scratch/fake:$PATH" OUT="$scratch/fetch2" LAB_APT_ETC="$fx/apt/none" LAB_OS_RELEASE="$fx/apt/os-release-bookworm" lab/steps/fetch.sh
 t_check "fetch: no host name written into the project" \
 	test -z "$(git grep -lE 'https?://[a-z][a-z0-9.-]*\.(org|com|net)/debian' -- lab bench tests Makefile README.md || true)"
 
 # --- packages: required ones stop the run, optional ones do not
-cat >"$w/packages" <<'EOF'
+cat >"$scratch/packages" <<'EOF'
 bash          /bin/bash            required  everything
 nosuch-req    /nonexistent/req     required  a test
 nosuch-opt    /nonexistent/opt     optional  a part that skips
 EOF
-grep -v nosuch-req "$w/packages" >"$w/packages-opt"
-printf '#!/bin/sh\necho 1000\n' >"$w/fake/id"
-chmod +x "$w/fake/id"
+grep -v nosuch-req "$scratch/packages" >"$scratch/packages-opt"
+printf '#!/bin/sh\necho 1000\n' >"$scratch/fake/id"
+chmod +x "$scratch/fake/id"
 t_check "deps: a missing required package stops a user who is not root, naming it" \
-	refuses_with "sudo apt-get install nosuch-req" env PATH="$w/fake:$PATH" LAB_PACKAGES="$w/packages" lab/deps.sh
+	refuses_with "sudo apt-get install nosuch-req" env PATH="$scratch/fake:$PATH" LAB_PACKAGES="$scratch/packages" lab/steps/deps.sh
 t_check "deps: a missing optional package does not stop it" \
-	env PATH="$w/fake:$PATH" LAB_PACKAGES="$w/packages-opt" lab/deps.sh 2>"$w/deps.err"
-t_check "deps: and is named with what skips" grep -q 'nosuch-opt (a part that skips)' "$w/deps.err"
-printf '#!/bin/sh\necho 0\n' >"$w/fake/id"
-printf '#!/bin/sh\n[ "$2" = update ] && exit 0\necho "E: Unable to locate package nosuch-req" >&2\nexit 100\n' >"$w/fake/apt-get"
+	env PATH="$scratch/fake:$PATH" LAB_PACKAGES="$scratch/packages-opt" lab/steps/deps.sh 2>"$scratch/deps.err"
+t_check "deps: and is named with what skips" grep -q 'nosuch-opt (a part that skips)' "$scratch/deps.err"
+printf '#!/bin/sh\necho 0\n' >"$scratch/fake/id"
+printf '#!/bin/sh\n[ "$2" = update ] && exit 0\necho "E: Unable to locate package nosuch-req" >&2\nexit 100\n' >"$scratch/fake/apt-get"
 t_check "deps: as root, a failed install stops it with apt's error" \
-	refuses_with "apt: E: Unable to locate package nosuch-req" env PATH="$w/fake:$PATH" LAB_PACKAGES="$w/packages" lab/deps.sh
+	refuses_with "apt: E: Unable to locate package nosuch-req" env PATH="$scratch/fake:$PATH" LAB_PACKAGES="$scratch/packages" lab/steps/deps.sh
 t_check "deps: as root, an optional package that fails to install does not stop it" \
-	env PATH="$w/fake:$PATH" LAB_PACKAGES="$w/packages-opt" lab/deps.sh 2>"$w/deps.err"
-rm -f "$w/fake/id" "$w/fake/apt-get"
+	env PATH="$scratch/fake:$PATH" LAB_PACKAGES="$scratch/packages-opt" lab/steps/deps.sh 2>"$scratch/deps.err"
+rm -f "$scratch/fake/id" "$scratch/fake/apt-get"
 
 # --- bench/aba.sh on the host: a fake features file and fake workloads
-echo "NI_RANDOM NI_RATE" >"$w/features"
-cat >"$w/fake/futexbench" <<'EOF'
+echo "NI_RANDOM NI_RATE" >"$scratch/features"
+cat >"$scratch/fake/futexbench" <<'EOF'
 #!/bin/sh
 echo "threads=8 wake=4 seconds=1 completions_per_s=100.5 wake_us_p50=3.2"
 [ -e "${FAKE_CRASH:-/nonexistent}" ] && exit 3
 exit 0
 EOF
-chmod +x "$w/fake/futexbench"
-aba() { env PATH="$w/fake:$PATH" ABA_FEATURES="$w/features" bench/aba.sh "$@"; }
+chmod +x "$scratch/fake/futexbench"
+aba() { env PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh "$@"; }
 t_check "aba: an unknown workload is refused for that reason" refuses_with "unknown workload 'nosuch'" aba -w nosuch
 t_check "negative control: a refusal for another reason is not taken for it" \
 	eval '! refuses_with "unknown workload" aba -w futex -k x'
-aba -k 2 -s 1 -o "$w/aba.csv" 2>/dev/null
-t_check "aba: two runs of A, B, A2 measured" test "$(grep -c '^futex,A2,[12],completions_per_s,' "$w/aba.csv")" = 2
-touch "$w/crash"
+aba -k 2 -s 1 -o "$scratch/aba.csv" 2>/dev/null
+t_check "aba: two runs of A, B, A2 measured" test "$(grep -c '^futex,A2,[12],completions_per_s,' "$scratch/aba.csv")" = 2
+touch "$scratch/crash"
 t_check "aba: a workload that crashes fails the run, naming it" \
-	refuses_with "run 1, condition A: futex failed (exit 3)" env FAKE_CRASH="$w/crash" PATH="$w/fake:$PATH" ABA_FEATURES="$w/features" bench/aba.sh -k 2 -s 1 -o "$w/crash.csv"
-t_check "aba: and writes no CSV" test ! -e "$w/crash.csv"
-t_check "aba: and restores the feature" test "$(cat "$w/features")" = NI_RANDOM
+	refuses_with "run 1, condition A: futex failed (exit 3)" env FAKE_CRASH="$scratch/crash" PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh -k 2 -s 1 -o "$scratch/crash.csv"
+t_check "aba: and writes no CSV" test ! -e "$scratch/crash.csv"
+t_check "aba: and restores the feature" test "$(cat "$scratch/features")" = NI_RANDOM
 # -S: the counters of a run, and the telemetry's per-level deltas; the fake
 # workload moves the counters as a run would
-printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$w/schedstat"
-printf '0 1 MC 100 0 50 10 1\n1 1 MC 200 20 70 20 2\n0 2 PKG 40 0 10 4 0\n' >"$w/tel"
-echo 0 >"$w/sst"
-cat >"$w/fake/futexbench" <<'EOF2'
+printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/schedstat"
+printf '0 1 MC 100 0 50 10 1\n1 1 MC 200 20 70 20 2\n0 2 PKG 40 0 10 4 0\n' >"$scratch/tel"
+echo 0 >"$scratch/sst"
+cat >"$scratch/fake/futexbench" <<'EOF2'
 #!/bin/sh
 printf '0 1 MC 160 0 40 16 2\n1 1 MC 300 30 80 30 3\n0 2 PKG 50 5 10 5 1\n' >"$FAKE_TEL"
 echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"
 EOF2
-chmod +x "$w/fake/futexbench"
-env FAKE_TEL="$w/tel" ABA_TELEMETRY="$w/tel" ABA_SCHEDSTAT="$w/schedstat" ABA_SCHEDSTATS_SYSCTL="$w/sst" \
-	PATH="$w/fake:$PATH" ABA_FEATURES="$w/features" bench/aba.sh -k 1 -s 1 -c K -S -o "$w/tel.csv" 2>/dev/null
+chmod +x "$scratch/fake/futexbench"
+env FAKE_TEL="$scratch/tel" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/sst" \
+	PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh -k 1 -s 1 -c K -S -o "$scratch/tel.csv" 2>/dev/null
 t_check "aba -S: a level's visits, those at 1024, attempts and pulls summed over its CPUs" \
-	eval 'grep -qx "futex,K,1,dom_mc_visits,160" "$w/tel.csv" && grep -qx "futex,K,1,dom_mc_full,10" "$w/tel.csv" &&
-		grep -qx "futex,K,1,dom_mc_attempts,16" "$w/tel.csv" && grep -qx "futex,K,1,dom_mc_pulls,2" "$w/tel.csv"'
+	eval 'grep -qx "futex,K,1,dom_mc_visits,160" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_full,10" "$scratch/tel.csv" &&
+		grep -qx "futex,K,1,dom_mc_attempts,16" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_pulls,2" "$scratch/tel.csv"'
 t_check "aba -S: the ratio at the start and the end, the mean over the CPUs" \
-	eval 'grep -qx "futex,K,1,dom_mc_ratio0,60.0" "$w/tel.csv" && grep -qx "futex,K,1,dom_mc_ratio1,60.0" "$w/tel.csv" &&
-		grep -qx "futex,K,1,dom_pkg_ratio0,10.0" "$w/tel.csv"'
-t_check "aba -S: the schedstats sysctl put back" test "$(cat "$w/sst")" = 0
-printf '#!/bin/sh\necho "nothing to report"\n' >"$w/fake/futexbench"
-t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$w/none.csv"
+	eval 'grep -qx "futex,K,1,dom_mc_ratio0,60.0" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_ratio1,60.0" "$scratch/tel.csv" &&
+		grep -qx "futex,K,1,dom_pkg_ratio0,10.0" "$scratch/tel.csv"'
+t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/sst")" = 0
+printf '#!/bin/sh\necho "nothing to report"\n' >"$scratch/fake/futexbench"
+t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
 
 # --- bench/collect.sh: the measurements in a benchmark console
-printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$w/good.txt"
-t_check "collect: the rows of a console" test "$(bench/collect.sh "$w/good.txt")" = "futex,A,1,completions_per_s,1.5"
-printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$w/empty.txt"
-t_check "collect: a console without measurements is an error, said" refuses_with "no measurements in" bench/collect.sh "$w/empty.txt"
-printf 'LAB-BEGIN x\naba: run 1, condition A: futex failed (exit 3)\nBENCH-FAILED futex\nLAB-RESULT rc=0\n' >"$w/failed.txt"
-t_check "collect: a workload failed in the guest is an error, shown" refuses_with "futex failed (exit 3)" bench/collect.sh "$w/failed.txt"
+printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
+t_check "collect: the rows of a console" test "$(bench/collect.sh "$scratch/good.txt")" = "futex,A,1,completions_per_s,1.5"
+printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/empty.txt"
+t_check "collect: a console without measurements is an error, said" refuses_with "no measurements in" bench/collect.sh "$scratch/empty.txt"
+printf 'LAB-BEGIN x\naba: run 1, condition A: futex failed (exit 3)\nBENCH-FAILED futex\nLAB-RESULT rc=0\n' >"$scratch/failed.txt"
+t_check "collect: a workload failed in the guest is an error, shown" refuses_with "futex failed (exit 3)" bench/collect.sh "$scratch/failed.txt"
 
 # --- the rules, on the project and (negative controls) on a tree that breaks them
 t_check "rules: every script keeps its errors (set -euo pipefail / set -eu)" rule_pipefail "$top"
 t_check "rules: each pipeline step, the futexbench compile, TAP output and cpio packing live in one place" rule_one_place "$top"
-make -s help >"$w/help.txt"
-t_check "rules: make help lists the targets" grep -q '^ *make check ' "$w/help.txt"
+make -s help >"$scratch/help.txt"
+t_check "rules: make help lists the targets" grep -q '^ *make check ' "$scratch/help.txt"
 t_check "rules: make help lists every setting of lab/settings" \
-	test "$(grep -c '^    [A-Z][A-Z0-9_]*=' "$w/help.txt")" = "$(grep -c '^[A-Z][A-Z0-9_]*=' lab/settings)"
+	test "$(grep -c '^    [A-Z][A-Z0-9_]*=' "$scratch/help.txt")" = "$(grep -c '^[A-Z][A-Z0-9_]*=' lab/settings)"
 t_check "rules: every setting the scripts read is in lab/settings (make help)" rule_documented "$top"
-mkdir -p "$w/bad/lab" "$w/bad/bench" "$w/bad/tests" "$w/bad/lab/guest"
-printf '#!/bin/bash\nset -eu\necho "${UNDOCUMENTED_KNOB:-1}"\n"$LAB_TOP/lab/fetch.sh"\n' >"$w/bad/lab/x.sh"
-printf '#!/bin/sh\ngcc -O2 -o futexbench futexbench.c\n(cd r && find . | cpio -o -H newc)\n' >"$w/bad/bench/y.sh"
-printf 'ok() { echo "ok %sn"; }\n' '$' >"$w/bad/lab/guest/z.sh"
-touch "$w/bad/tests/run.sh" "$w/bad/Makefile"
-rule_pipefail "$w/bad" >"$w/rules.out" || true
+mkdir -p "$scratch/bad/lab" "$scratch/bad/bench" "$scratch/bad/tests" "$scratch/bad/lab/guest"
+printf '#!/bin/bash\nset -eu\necho "${UNDOCUMENTED_KNOB:-1}"\n"$LAB_TOP/lab/steps/fetch.sh"\n' >"$scratch/bad/lab/x.sh"
+printf '#!/bin/sh\ngcc -O2 -o futexbench futexbench.c\n(cd r && find . | cpio -o -H newc)\n' >"$scratch/bad/bench/y.sh"
+printf 'ok() { echo "ok %sn"; }\n' '$' >"$scratch/bad/lab/guest/z.sh"
+touch "$scratch/bad/tests/run.sh" "$scratch/bad/Makefile"
+rule_pipefail "$scratch/bad" >"$scratch/rules.out" || true
 t_check "negative control: a bash script without pipefail, an sh one without -e" \
-	test "$(grep -c 'no .set -eu' "$w/rules.out")" = 2
-rule_one_place "$w/bad" >"$w/rules.out" || true
+	test "$(grep -c 'no .set -eu' "$scratch/rules.out")" = 2
+rule_one_place "$scratch/bad" >"$scratch/rules.out" || true
 t_check "negative control: a step, a compile, a TAP printer and a cpio outside their place" \
-	test "$(grep -c -e 'outside lab/prepare.sh' -e 'outside bench/build-futexbench.sh' -e 'outside lab/guest/tap.sh' -e 'outside lab/lib.sh' "$w/rules.out")" = 4
-mkdir -p "$w/bad/lab" && cp lab/settings "$w/bad/lab/settings"
-t_check "negative control: an undocumented setting" eval '! rule_documented "$w/bad" >"$w/rules.out"'
-t_check "negative control: and it is named" grep -q 'UNDOCUMENTED_KNOB' "$w/rules.out"
+	test "$(grep -c -e 'outside lab/prepare.sh' -e 'outside bench/build-futexbench.sh' -e 'outside lab/guest/tap.sh' -e 'outside lab/lib.sh' "$scratch/rules.out")" = 4
+mkdir -p "$scratch/bad/lab" && cp lab/settings "$scratch/bad/lab/settings"
+t_check "negative control: an undocumented setting" eval '! rule_documented "$scratch/bad" >"$scratch/rules.out"'
+t_check "negative control: and it is named" grep -q 'UNDOCUMENTED_KNOB' "$scratch/rules.out"
 t_done

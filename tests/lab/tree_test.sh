@@ -6,57 +6,53 @@
 # out instead of building the one before; a step that fails stops
 # lab/prepare.sh.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
 cd "$top"
-. tests/lib.sh
-. lab/lib.sh
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
 members() { cpio -t --quiet <"$(variant_guest "$1")/base.cpio"; }
 
 # --- guest files per variant: the baseline's built after the patched one's
 lab/prepare.sh guest patched >/dev/null 2>&1 || lab/prepare.sh guest patched
-lab/selftests.sh baseline >/dev/null 2>&1
-lab/initramfs.sh baseline >/dev/null 2>&1
-members patched >"$w/patched.list"
-members baseline >"$w/baseline.list"
-t_check "guest: the patched initramfs carries the patched kselftest" grep -qx 'lab/kselftest/sched/newidle_gate_test' "$w/patched.list"
-t_check "guest: and the dice build of it (a negative control)" grep -qx 'lab/bin/newidle_gate_test.dice' "$w/patched.list"
+lab/steps/selftests.sh baseline >/dev/null 2>&1
+lab/steps/initramfs.sh baseline >/dev/null 2>&1
+members patched >"$scratch/patched.list"
+members baseline >"$scratch/baseline.list"
+t_check "guest: the patched initramfs carries the patched kselftest" grep -qx 'lab/kselftest/sched/newidle_gate_test' "$scratch/patched.list"
+t_check "guest: and the dice build of it (a negative control)" grep -qx 'lab/bin/newidle_gate_test.dice' "$scratch/patched.list"
 t_check "guest: building the baseline's after it left it so" test "$(variant_guest patched)/base.cpio" -ot "$(variant_guest baseline)/base.cpio"
-t_check "negative control: the baseline (v7.3) initramfs has no such test" eval '! grep -q newidle_gate_test "$w/baseline.list"'
+t_check "negative control: the baseline (v7.3) initramfs has no such test" eval '! grep -q newidle_gate_test "$scratch/baseline.list"'
 t_check "guest: both carry futexbench and aba.sh" \
-	eval 'grep -qx lab/bin/futexbench "$w/baseline.list" && grep -qx lab/bin/aba.sh "$w/patched.list"'
+	eval 'grep -qx lab/bin/futexbench "$scratch/baseline.list" && grep -qx lab/bin/aba.sh "$scratch/patched.list"'
 
 # --- the outbox: scratch places, the sender, a sim that fails, a report
 # from emulation, the model's claim, the two sets, the lint on planted faults
-export OUTBOX_DIR=$w/outbox OUTBOX_SIM_TABLE=$top/tests/lab/A-lockon.sample
+export OUTBOX_DIR=$scratch/outbox OUTBOX_SIM_TABLE=$top/tests/lab/A-lockon.sample
 ident() { env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$1" \
 	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$2" "${@:3}"; }
 me() { ident "Ada Tester" "ada.tester@mail.kernel-lab.org" "$@"; }
 proj=$(project_identity)
 pname=${proj% <*} pmail=${proj##*<}
 t_check "outbox: the project's placeholder identity is refused, naming what to set" \
-	refuses_with "is the project's placeholder" ident "$pname" "${pmail%>}" lab/outbox.sh
+	refuses_with "is the project's placeholder" ident "$pname" "${pmail%>}" lab/tools/outbox.sh
 t_check "outbox: an address that cannot receive mail is refused" \
-	refuses_with "cannot receive mail" ident "Ada Tester" "ada@users.noreply.github.com" lab/outbox.sh
+	refuses_with "cannot receive mail" ident "Ada Tester" "ada@users.noreply.github.com" lab/tools/outbox.sh
 t_check "outbox: an unset identity is refused, naming user.name" \
-	refuses_with "user.name or user.email is unset" ident "" "" lab/outbox.sh
+	refuses_with "user.name or user.email is unset" ident "" "" lab/tools/outbox.sh
 t_check "outbox: a version 1 is refused (a new series has none)" \
-	refuses_with "leave it unset for a new series" me env LKML_VERSION=1 lab/outbox.sh
-mkdir -p "$w/fakegcc"
-printf '#!/bin/sh\necho "fake gcc: no" >&2\nexit 1\n' >"$w/fakegcc/gcc"
-chmod +x "$w/fakegcc/gcc"
+	refuses_with "leave it unset for a new series" me env LKML_VERSION=1 lab/tools/outbox.sh
+mkdir -p "$scratch/fakegcc"
+printf '#!/bin/sh\necho "fake gcc: no" >&2\nexit 1\n' >"$scratch/fakegcc/gcc"
+chmod +x "$scratch/fakegcc/gcc"
 t_check "outbox: a sim that fails stops it, said" \
-	refuses_with "the sim did not run" me env PATH="$w/fakegcc:$PATH" lab/outbox.sh
-t_check "outbox: and nothing was written" test ! -e "$w/outbox/gate"
-sed '0,/gate\/64 .*met$/s/\(gate\/64 .*\)met$/\1MISSED/' tests/lab/A-lockon.sample >"$w/A-missed.txt"
+	refuses_with "the sim did not run" me env PATH="$scratch/fakegcc:$PATH" lab/tools/outbox.sh
+t_check "outbox: and nothing was written" test ! -e "$scratch/outbox/gate"
+sed '0,/gate\/64 .*met$/s/\(gate\/64 .*\)met$/\1MISSED/' tests/lab/A-lockon.sample >"$scratch/A-missed.txt"
 t_check "outbox: a model table where the gate misses its claim stops it" \
-	refuses_with "does not back the cover letter" me env OUTBOX_SIM_TABLE="$w/A-missed.txt" lab/outbox.sh
-printf 'Machine: host x\nemulated (icount): same cost per instruction, no caches\nfutex: completions_per_s 424242.4242\n' >"$w/emulated.txt"
+	refuses_with "does not back the cover letter" me env OUTBOX_SIM_TABLE="$scratch/A-missed.txt" lab/tools/outbox.sh
+printf 'Machine: host x\nemulated (icount): same cost per instruction, no caches\nfutex: completions_per_s 424242.4242\n' >"$scratch/emulated.txt"
 rc=0
-me env OUTBOX_BENCH="$w/emulated.txt" lab/outbox.sh >"$w/outbox.log" 2>&1 || { rc=$?; tail -20 "$w/outbox.log" | sed 's/^/# /'; }
+me env OUTBOX_BENCH="$scratch/emulated.txt" lab/tools/outbox.sh >"$scratch/outbox.log" 2>&1 || { rc=$?; tail -20 "$scratch/outbox.log" | sed 's/^/# /'; }
 t_check "outbox: with a report from emulation it is written ($rc)" test "$rc" = 0
-fixes=$w/outbox/fixes gate=$w/outbox/gate
+fixes=$scratch/outbox/fixes gate=$scratch/outbox/gate
 cover=$(ls "$gate"/0000-cover-letter.patch 2>/dev/null || echo none)
 t_check "outbox: two sets, the fixes (3 mails and a letter) and the gate (5 and a letter)" \
 	test "$(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l)" = "4 6"
@@ -68,13 +64,13 @@ t_check "outbox: the gate's set names the fixes as prerequisites, after base-com
 t_check "outbox: the fixes' letter has its subject and stable policy" \
 	eval 'grep -q "^Subject: \[PATCH 0/3\] sched/fair: Fix the newidle balance success estimate" "$fixes/0000-cover-letter.patch" &&
 		grep -q "none Cc: stable" "$fixes/0000-cover-letter.patch"'
-t_check "outbox: a new series: no version in the subjects" eval '! grep -q "^Subject: \[PATCH v" "$w"/outbox/*/*.patch'
+t_check "outbox: a new series: no version in the subjects" eval '! grep -q "^Subject: \[PATCH v" "$scratch"/outbox/*/*.patch'
 t_check "outbox: the emulated report is not in the cover letter" eval '! grep -q 424242 "$cover"'
 t_check "outbox: the letter says there is no report from hardware" grep -q 'no benchmark report from hardware' "$cover"
-t_check "outbox: every From: is the sender" eval '! grep -h "^From: " "$w"/outbox/*/*.patch | grep -v -q "From: Ada Tester <ada.tester@mail.kernel-lab.org>"'
+t_check "outbox: every From: is the sender" eval '! grep -h "^From: " "$scratch"/outbox/*/*.patch | grep -v -q "From: Ada Tester <ada.tester@mail.kernel-lab.org>"'
 t_check "outbox: every patch is signed off by the sender, once" \
-	test "$(grep -c '^Signed-off-by: Ada Tester <ada.tester@mail.kernel-lab.org>' "$w"/outbox/*/00[0-9][1-9]-*.patch | awk -F: '{ s += $2 } END { print s }')" = "$(series_list | wc -l)"
-t_check "outbox: the placeholder identity is gone from the mails" eval '! grep -q -F -e "${pmail%>}" -e "$pname" "$w"/outbox/*/*.patch'
+	test "$(grep -c '^Signed-off-by: Ada Tester <ada.tester@mail.kernel-lab.org>' "$scratch"/outbox/*/00[0-9][1-9]-*.patch | awk -F: '{ s += $2 } END { print s }')" = "$(series_list | wc -l)"
+t_check "outbox: the placeholder identity is gone from the mails" eval '! grep -q -F -e "${pmail%>}" -e "$pname" "$scratch"/outbox/*/*.patch'
 t_check "outbox: the base is named as Debian's import of v7.3.4" \
 	grep -q '^Base: v7.3.4 as Debian.s linux-source-7.3 7.3.4-1~bpo13+1 imports it' "$cover"
 t_check "outbox: the model's table is in the letter, labelled" \
@@ -82,54 +78,54 @@ t_check "outbox: the model's table is in the letter, labelled" \
 t_check "outbox: Qing Wang's v4 is credited, the testers by name and the thread's date" \
 	eval 'grep -q "Suggested-by: Qing Wang" "$gate"/*.patch && grep -q "PATCH v4" "$cover" &&
 		grep -q "Chengfeng" "$cover" && grep -q "Kayra" "$cover" && grep -q "30 Oct 2026" "$cover"'
-ident "Zoë Tëster" "zoe.tester@mail.kernel-lab.org" env OUTBOX_DIR="$w/outbox-utf8" lab/outbox.sh >"$w/utf8.log" 2>&1 || true
+ident "Zoë Tëster" "zoe.tester@mail.kernel-lab.org" env OUTBOX_DIR="$scratch/outbox-utf8" lab/tools/outbox.sh >"$scratch/utf8.log" 2>&1 || true
 t_check "outbox: a name that is not ASCII is RFC 2047-encoded in From:" \
-	grep -q '^From: =?UTF-8?q?Zo=C3=AB=20T=C3=ABster?= <zoe.tester@mail.kernel-lab.org>' "$w/outbox-utf8/fixes/0001-"*.patch
+	grep -q '^From: =?UTF-8?q?Zo=C3=AB=20T=C3=ABster?= <zoe.tester@mail.kernel-lab.org>' "$scratch/outbox-utf8/fixes/0001-"*.patch
 t_check "outbox: and its sign-off is the name as it is" \
-	grep -q '^Signed-off-by: Zoë Tëster <zoe.tester@mail.kernel-lab.org>' "$w/outbox-utf8/fixes/0001-"*.patch
-t_check "outbox: the lint reads the encoded From: (the set passed)" grep -q 'lint fixes: no placeholder' "$w/utf8.log"
+	grep -q '^Signed-off-by: Zoë Tëster <zoe.tester@mail.kernel-lab.org>' "$scratch/outbox-utf8/fixes/0001-"*.patch
+t_check "outbox: the lint reads the encoded From: (the set passed)" grep -q 'lint fixes: no placeholder' "$scratch/utf8.log"
 # the lint, on planted faults in a copy of the good outbox
-lint() { cp -r "$gate" "$w/lint"; sed -i "$1" "$w/lint/$2"; rc=0
-	lab/outbox-lint.sh "$w/lint" "Ada Tester <ada.tester@mail.kernel-lab.org>" >"$w/lint.log" || rc=$?
-	rm -rf "$w/lint"; [ "$rc" != 0 ] && grep -q "$3" "$w/lint.log"; }
-t_check "lint: the good outbox passes" lab/outbox-lint.sh "$gate" "Ada Tester <ada.tester@mail.kernel-lab.org>"
+lint() { cp -r "$gate" "$scratch/lint"; sed -i "$1" "$scratch/lint/$2"; rc=0
+	lab/tools/outbox-lint.sh "$scratch/lint" "Ada Tester <ada.tester@mail.kernel-lab.org>" >"$scratch/lint.log" || rc=$?
+	rm -rf "$scratch/lint"; [ "$rc" != 0 ] && grep -q "$3" "$scratch/lint.log"; }
+t_check "lint: the good outbox passes" lab/tools/outbox-lint.sh "$gate" "Ada Tester <ada.tester@mail.kernel-lab.org>"
 c=0000-cover-letter.patch p1=$(cd "$gate" && ls 0001-*.patch)
 t_check "lint: a placeholder left fails" lint '$a @BENCH_TABLE@' "$c" "placeholder left"
 t_check "lint: a path of the lab fails" lint '$a see sim/model.h' "$c" "names a path of the lab"
 t_check "lint: the repository's absolute path fails" lint "\$a $top/out/x" "$p1" "names this repository's path"
 t_check "lint: an emulated figure without its label fails" lint '$a\\nUnder QEMU the gate made 11215 ops/s.' "$c" "figure from emulation without its label"
-printf '\nUnder QEMU (emulated, not hardware) the gate made 11215 ops/s.\n' >"$w/labelled.txt"
-cp -r "$gate" "$w/lint2" && cat "$w/labelled.txt" >>"$w/lint2/$c"
-t_check "lint: an emulated figure with its label passes" lab/outbox-lint.sh "$w/lint2" "Ada Tester <ada.tester@mail.kernel-lab.org>"
+printf '\nUnder QEMU (emulated, not hardware) the gate made 11215 ops/s.\n' >"$scratch/labelled.txt"
+cp -r "$gate" "$scratch/lint2" && cat "$scratch/labelled.txt" >>"$scratch/lint2/$c"
+t_check "lint: an emulated figure with its label passes" lab/tools/outbox-lint.sh "$scratch/lint2" "Ada Tester <ada.tester@mail.kernel-lab.org>"
 t_check "lint: an unlabelled model table fails" lint 's/a model, not a measurement/measured/' "$c" "not labelled"
 t_check "lint: a Tested-by of someone else fails" lint '/^Signed-off-by:/i Tested-by: Kayra Cizmeci <k@example.org>' "$p1" "claims another person's action"
 t_check "lint: a Link: fails" lint '/^Signed-off-by:/i Link: https://example.org/x' "$p1" "no Link:"
 t_check "lint: a version on a new series fails" lint 's/^Subject: \[PATCH /Subject: [PATCH v5 /' "$p1" "numbers a series"
 t_check "lint: another person's Signed-off-by fails" lint '/^Signed-off-by:/i Signed-off-by: Qing Wang <q@example.org>' "$p1" "is not the sender"
 t_check "lint: another From: fails" lint 's/^From: .*/From: Qing Wang <q@example.org>/' "$p1" "is not the sender"
-sed '/emulated/d' "$w/emulated.txt" >"$w/hardware.txt"
-me env OUTBOX_BENCH="$w/hardware.txt" lab/outbox.sh >"$w/outbox.log" 2>&1 || true
+sed '/emulated/d' "$scratch/emulated.txt" >"$scratch/hardware.txt"
+me env OUTBOX_BENCH="$scratch/hardware.txt" lab/tools/outbox.sh >"$scratch/outbox.log" 2>&1 || true
 t_check "negative control: a report from hardware is pasted" grep -q 424242 "$gate"/0000-cover-letter.patch
-t_check "outbox: the earlier one became the previous outbox" test -d "$w/outbox/previous/gate"
+t_check "outbox: the earlier one became the previous outbox" test -d "$scratch/outbox/previous/gate"
 t_check "outbox: out/outbox was not touched" eval '! grep -qs 424242 "$OUT"/outbox/*/*0000-cover-letter.patch'
 
 # --- the bisection stops at a commit it cannot check out
-wt=$(worktree_at bisect)	# the bisection's tree, where lab/lkml.sh keeps it
+wt=$(worktree_at bisect)	# the bisection's tree, where lab/tools/lkml.sh keeps it
 gd=$(git -C "$wt" rev-parse --absolute-git-dir)
 touch "$gd/index.lock"
 rc=0
-LKML_CHECKS=bisect LKML_RANGE=patched~1..patched LKML_BISECT_CONFIGS=guest lab/lkml.sh >"$w/bisect.log" 2>&1 || rc=$?
+LKML_CHECKS=bisect LKML_RANGE=patched~1..patched LKML_BISECT_CONFIGS=guest lab/tools/lkml.sh >"$scratch/bisect.log" 2>&1 || rc=$?
 rm -f "$gd/index.lock"
-t_check "bisect: a commit that cannot be checked out fails the check ($rc)" grep -q '^not ok 1 - lkml bisect' "$w/bisect.log"
-t_check "bisect: and says so" grep -q 'CANNOT CHECK OUT' "$w/bisect.log"
-t_check "bisect: nothing was built in its place" eval '! grep -q "config builds" "$w/bisect.log"'
+t_check "bisect: a commit that cannot be checked out fails the check ($rc)" grep -q '^not ok 1 - lkml bisect' "$scratch/bisect.log"
+t_check "bisect: and says so" grep -q 'CANNOT CHECK OUT' "$scratch/bisect.log"
+t_check "bisect: nothing was built in its place" eval '! grep -q "config builds" "$scratch/bisect.log"'
 
 # --- a step that fails stops the pipeline (the kselftests do not build)
-mkdir -p "$w/fakemake"
-printf '#!/bin/sh\necho "fake make: no" >&2\nexit 2\n' >"$w/fakemake/make"
-chmod +x "$w/fakemake/make"
+mkdir -p "$scratch/fakemake"
+printf '#!/bin/sh\necho "fake make: no" >&2\nexit 2\n' >"$scratch/fakemake/make"
+chmod +x "$scratch/fakemake/make"
 rc=0
-env PATH="$w/fakemake:$PATH" lab/prepare.sh guest patched >/dev/null 2>"$w/prepare.err" || rc=$?
+env PATH="$scratch/fakemake:$PATH" lab/prepare.sh guest patched >/dev/null 2>"$scratch/prepare.err" || rc=$?
 t_check "prepare: a step that fails fails the pipeline ($rc)" test "$rc" != 0
-t_check "prepare: naming the step's error" grep -q 'sched kselftests did not build' "$w/prepare.err"
+t_check "prepare: naming the step's error" grep -q 'sched kselftests did not build' "$scratch/prepare.err"
 t_done

@@ -1,4 +1,4 @@
-/* fails: newidle_gate_exact newidle_gate_one_per_band newidle_gate_gaps newidle_gate_lockstep_span newidle_gate_state */
+/* fails: newidle_gate_within_one newidle_gate_one_per_band newidle_gate_gaps newidle_gate_lockstep_span newidle_gate_state */
 /*
  * The dice NO_NI_GATE keeps (v7.3's with the off-by-one fixed): attempt when
  * a random number % 1024 is below 1 + ratio. The state is the generator's

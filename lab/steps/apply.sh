@@ -1,0 +1,93 @@
+#!/bin/bash
+# Apply patches/series with 'git am' on branch 'patched' from the base tag in
+# out/linux, and keep a worktree of the bare base in out/src/baseline.
+#
+# Cheap when nothing changed. Commits made in out/linux on top of the applied
+# series are kept (export them with 'make export'); FORCE=1 re-applies anyway.
+# The state file out/applied says what was applied ("HASH HEAD"), or that an
+# apply is under way ("applying HASH"): a run that was interrupted is started
+# again from the base by the next one, whatever its settings, so that the
+# result is that of an uninterrupted run.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+need git
+git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null ||
+	die "no base tree at $LINUX: run lab/steps/fetch.sh first"
+[ -f "$PATCHES/series" ] || die "$PATCHES/series is missing"
+lab_lock
+
+if [ ! -e "$OUT/src/baseline/.git" ]; then
+	say "checking out the base tree for the baseline kernel: $OUT/src/baseline"
+	worktree_at baseline >/dev/null
+fi
+
+list=$(series_list)
+for p in $list; do
+	[ -f "$PATCHES/$p" ] || die "patches/series names $p, which is not in patches/"
+done
+hash=$(series_hash)
+state=$OUT/applied
+head=$(git -C "$LINUX" rev-parse -q --verify refs/heads/patched || true)
+old_hash="" old_head=""
+[ -f "$state" ] && { read -r old_hash old_head <"$state" || true; }
+set_state() { write_to "$state" echo "$*"; }
+
+recover=""
+if [ "$old_hash" = applying ]; then
+	say "an interrupted apply left out/linux half done: applying patches/ again from $BASE_TAG"
+	recover=1
+elif [ -z "${FORCE:-}" ] && [ -n "$head" ] && [ "$head" != "$old_head" ] && [ -n "$old_head" ]; then
+	if [ "$hash" = "$old_hash" ]; then
+		say "out/linux branch 'patched' has commits not in patches/: building them as they are ('make export' saves them)"
+		git -C "$LINUX" checkout -q patched
+		exit 0
+	fi
+	die "patches/ changed and out/linux branch 'patched' has commits of its own; 'make export' them, or FORCE=1 to discard them"
+elif [ -z "${FORCE:-}" ] && [ "$hash" = "$old_hash" ] && [ "$head" = "$old_head" ]; then
+	git -C "$LINUX" checkout -q patched
+	say "series already applied ($(echo "$list" | grep -c . || true) patches)"
+	exit 0
+fi
+
+if [ -z "$recover" ]; then
+	[ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
+		die "out/linux has uncommitted changes; commit them (then 'make export') or discard them"
+fi
+set_state applying "$hash"
+if [ -d "$LINUX/.git/rebase-apply" ]; then
+	git -C "$LINUX" am --abort >/dev/null 2>&1 || rm -rf "$LINUX/.git/rebase-apply"
+fi
+if [ -n "$recover" ]; then
+	# what the interrupted run changed: tracked files, and the files the
+	# series adds (nothing else untracked is touched)
+	git -C "$LINUX" reset -q --hard
+	added=$(for p in $list; do sed -n 's|^diff --git a/.* b/||p' "$PATCHES/$p"; done | sort -u)
+	# shellcheck disable=SC2086
+	[ -z "$added" ] || git -C "$LINUX" clean -q -f -- $added
+fi
+git -C "$LINUX" checkout -q -B patched "$BASE_TAG"
+n=0
+for p in $list; do
+	n=$((n + 1))
+	say "applying $n: $p"
+	if ! git -C "$LINUX" am -q "$PATCHES/$p" >"$OUT/am.log" 2>&1; then
+		git -C "$LINUX" am --abort >/dev/null 2>&1 || true
+		git -C "$LINUX" checkout -q -B patched "$BASE_TAG"
+		rm -f "$state"
+		where=$(sed -n 's/^error: patch failed: //p' "$OUT/am.log" | head -1 || true)
+		echo "--- git am said:" >&2
+		{ grep -v '^hint:' "$OUT/am.log" || true; } | head -20 >&2
+		if [ -n "$where" ]; then
+			file=${where%:*}
+			line=${where##*:}
+			echo "--- failing hunk of $p ($file, near line $line):" >&2
+			awk -v f="$file" -v l="$line" '
+				/^diff --git / { infile = (index($0, " b/" f) > 0); next }
+				infile && /^@@ / { split($2, a, ","); s = -a[1]; show = (s == l) }
+				infile && show { print }' "$PATCHES/$p" | head -30 >&2 || true
+		fi
+		die "patch $p (number $n in patches/series) does not apply to $BASE_TAG${where:+: hunk at $where}"
+	fi
+done
+set_state "$hash" "$(git -C "$LINUX" rev-parse HEAD)"
+say "series applied: $n patches on $BASE_TAG"

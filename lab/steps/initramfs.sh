@@ -1,0 +1,59 @@
+#!/bin/bash
+# Build a variant's base initramfs: static busybox, lab/guest/init, the
+# guest scripts and splat patterns of lab/guest/, futexbench and bench/aba.sh,
+# the variant's sched kselftests and programs (out/guest/VARIANT, from
+# lab/steps/selftests.sh), static programs given in LAB_GUEST_BINS, and the
+# host's hackbench and stress-ng with their libraries (LAB_HOST_PROGS).
+# Usage: lab/steps/initramfs.sh VARIANT
+# Output: out/guest/VARIANT/base.cpio (boot.sh appends each boot's run script).
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+variant=${1:?usage: lab/steps/initramfs.sh VARIANT}
+variant_src "$variant" >/dev/null
+g=$(variant_guest "$variant")
+need cpio cc
+lab_lock
+bb=/bin/busybox
+{ [ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1; } ||
+	die "$bb is not a static busybox: install busybox-static (make deps)"
+
+# futexbench: rebuilt when its source changed
+fb=$OUT/guest/bin/futexbench
+if [ ! -x "$fb" ] || [ "$LAB_TOP/bench/futexbench.c" -nt "$fb" ]; then
+	say "building futexbench (static)"
+	"$LAB_TOP/bench/build-futexbench.sh" "$fb" static
+fi
+
+root=$g/root
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,lab/bin,usr/bin,usr/sbin}
+cp "$bb" "$root/bin/busybox"
+cp "$LAB_TOP/lab/guest/init" "$root/init"
+chmod 755 "$root/init"
+cp "$fb" "$LAB_TOP/bench/aba.sh" "$root/lab/bin/"
+[ -d "$g/bin" ] && cp -a "$g/bin/." "$root/lab/bin/"
+[ -d "$g/kselftest" ] && cp -a "$g/kselftest" "$root/lab/kselftest"
+cp "$LAB_TOP"/lab/guest/*.sh "$LAB_TOP/lab/guest/splats" "$root/lab/"
+# Static programs given for the guest (LAB_GUEST_BINS="PATH ..."), such as
+# a tester's sembench build: into /lab/bin as they are.
+for bin in ${LAB_GUEST_BINS:-}; do
+	[ -x "$bin" ] || die "LAB_GUEST_BINS: $bin is not an executable"
+	! ldd "$bin" >/dev/null 2>&1 || die "LAB_GUEST_BINS: $bin is not static (the guest has no libraries)"
+	cp "$bin" "$root/lab/bin/"
+done
+# Host programs the benchmarks use, with the shared libraries they load.
+for prog in $LAB_HOST_PROGS; do
+	path=$(command -v "$prog" 2>/dev/null) || continue
+	cp "$path" "$root/usr/bin/"
+	for lib in $(ldd "$path" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+	# tbench's load file
+	if [ "$prog" = tbench ] && [ -f /usr/share/dbench/client.txt ]; then
+		mkdir -p "$root/usr/share/dbench"
+		cp /usr/share/dbench/client.txt "$root/usr/share/dbench/"
+	fi
+done
+write_to "$g/base.cpio" cpio_pack "$root"
+say "initramfs of $variant: $g/base.cpio ($(du -k "$g/base.cpio" | cut -f1) KiB, $(find "$root/lab/bin" -type f | wc -l) lab programs)"

@@ -1,0 +1,85 @@
+#!/bin/bash
+# The verdict on a guest's console log: the one parser every boot goes
+# through (lab/steps/boot.sh), and that re-judges a saved log without booting.
+# Usage: lab/steps/judge.sh CONSOLE-LOG [--expect ERE]
+#
+# A kernel line (one with a printk timestamp; every line when the log has
+# none) that matches lab/guest/splats is a splat: a panic, an Oops, BUG,
+# WARNING, KASAN, UBSAN, lockdep, RCU stall, hung task, soft lockup, NMI
+# backtrace or any Call Trace. A Call Trace within 40 lines of a splat's
+# first line belongs to that splat. With --expect, splats whose first line
+# matches ERE are expected (a planted one) and at least one must appear.
+# Prints its findings; exits 0 when the kernel stayed clean and the guest's
+# script passed (LAB-RESULT rc=0), 1 when the kernel stayed clean but the
+# script failed, 2 on a splat, a missing expected splat, or no result.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+usage="usage: lab/steps/judge.sh CONSOLE-LOG [--expect ERE]"
+log=${1:?$usage}
+shift
+expect=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--expect) [ $# -ge 2 ] && [ -n "$2" ] || die "--expect needs a pattern ($usage)"; expect=$2; shift 2 ;;
+	*) die "unknown argument '$1' ($usage)" ;;
+	esac
+done
+[ -f "$log" ] || die "no console log $log"
+pats=$LAB_TOP/lab/guest/splats
+stamp='^\[ *[0-9]+\.[0-9]+\]( \[ *[TC][0-9]+\])? '
+all=0
+grep -qE "$stamp" "$log" || all=1
+
+# kind <tab> line number <tab> text, one line per splat
+found=$(tr -d '\r' <"$log" | PATS=$pats EXPECT=$expect STAMP=$stamp awk -v all="$all" '
+	BEGIN {
+		while ((getline l < ENVIRON["PATS"]) > 0) if (l !~ /^#/ && l != "") p[++np] = l
+		stamp = ENVIRON["STAMP"]; expect = ENVIRON["EXPECT"]
+	}
+	{
+		if (all == 0) {
+			if (!match($0, stamp)) next
+			text = substr($0, RLENGTH + 1)
+		} else {
+			if ($0 ~ /^#/) next
+			text = $0
+		}
+		for (i = 1; i <= np; i++) if (text ~ p[i]) break
+		if (i > np) next
+		if (text ~ /Call Trace:/ && last && NR - last <= 40) next
+		last = NR
+		printf "%s\t%d\t%s\n", (expect != "" && text ~ expect) ? "expected" : "splat", NR, text
+	}')
+count() { grep -c "^$1	" <<<"$found" || true; }
+list() { awk -F'\t' -v k="$1" '$1 == k { if (++n <= 10) printf "  line %d: %s\n", $2, $3 }
+	END { if (n > 10) printf "  ... and %d more\n", n - 10 }' <<<"$found"; }
+nsplat=$(count splat)
+nexp=$(count expected)
+rc=$(sed -n 's/^LAB-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -1)
+
+verdict=0
+if [ "$nexp" -gt 0 ]; then
+	echo "judge: $nexp expected splat(s) (matching /$expect/):"
+	list expected
+fi
+if [ "$nsplat" -gt 0 ]; then
+	if grep -q '^splat	.*	.*Kernel panic' <<<"$found"; then
+		echo "judge: the guest kernel panicked"
+	fi
+	echo "judge: $nsplat kernel splat(s) in $log:"
+	list splat
+	verdict=2
+fi
+if [ -n "$expect" ] && [ "$nexp" = 0 ]; then
+	echo "judge: the expected splat (/$expect/) did not appear"
+	verdict=2
+fi
+if [ -z "$rc" ]; then
+	echo "judge: no result: the guest stopped before its script ended (no LAB-RESULT line)"
+	verdict=2
+elif [ "$rc" != 0 ] && [ "$verdict" = 0 ]; then
+	echo "judge: the guest's script failed (exit $rc)"
+	verdict=1
+fi
+[ "$verdict" = 0 ] && echo "judge: clean: no kernel splat, the guest's script passed"
+exit $verdict

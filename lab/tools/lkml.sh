@@ -1,0 +1,227 @@
+#!/bin/bash
+# 'make lkml': what the sched maintainers and the build robot would run on
+# the series before it goes out. Each check prints its findings; the summary
+# (TAP) ends the run, which fails if any check failed.
+#   checkpatch  --strict on every patch; findings not in lab/data/checkpatch-exceptions.txt fail
+#   am          the exported series applies with git am to a pristine base
+#   spelling    codespell on the changelogs and the added lines
+#   docs        make SPHINXDIRS=scheduler htmldocs, base vs patched: no new
+#               warnings (plain docutils on the changed files without Sphinx)
+#   bisect      the guest config and a minimal one (no SCHEDSTATS, no NUMA,
+#               no SCHED_MC) build after every patch
+#   warnings    W=1 and sparse (C=2) on kernel/sched/: base vs patched; new ones fail
+# A check whose tool is missing SKIPs, naming the Debian package.
+# Settings: LKML_CHECKS="checkpatch am spelling docs" runs a subset (make check does);
+#   LKML_BISECT_CONFIGS="min" and LKML_BISECT_FROM=N narrow the bisection;
+#   LKML_RANGE=A..B the commits the bisection builds (BASE_TAG..patched).
+# Each check runs as a process of its own (lab/tools/lkml.sh --one CHECK), where a
+# failing command fails the check (set -e holds).
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+checks=$LKML_CHECKS
+need git perl
+L=$OUT/lkml
+list=$(series_list)
+
+# skip REASON: end this check as skipped
+skip() {
+	echo "$*" >"$L/skip-$one"
+	echo "  SKIP: $*"
+	exit 77
+}
+
+check_checkpatch() {
+	local p bad=0
+	for p in $list; do
+		checkpatch_findings "$PATCHES/$p" >"$L/checkpatch-$p.txt" || bad=1
+		sed "s|^|  $p: |" "$L/checkpatch-$p.txt"
+	done
+	echo "  $(echo "$list" | grep -c .) patches checked"
+	return $bad
+}
+
+check_am() {
+	local w ok=0 p
+	# shellcheck disable=SC2046
+	if ! w=$(am_series am "$L/am.log" $(for p in $list; do echo "$PATCHES/$p"; done)); then
+		echo "  $(tail -1 "$L/am.log") does not apply:"; sed '$d; s/^/    /' "$L/am.log" | head -10 || true
+		ok=1
+	fi
+	if [ $ok = 0 ]; then
+		if [ "$(git -C "$w" rev-parse 'HEAD^{tree}')" = "$(git -C "$LINUX" rev-parse 'patched^{tree}')" ]; then
+			echo "  git am of patches/ onto $BASE_TAG gives the tree of branch 'patched'"
+		else
+			echo "  git am result differs from branch 'patched': run 'make export'"
+			ok=1
+		fi
+	fi
+	return $ok
+}
+
+check_spelling() {
+	local p out bad=0 why
+	why=$(have codespell codespell) || skip "$why"
+	for p in $list; do
+		# changelog, and the lines the patch adds
+		out=$(sed -n '/^Subject:/,/^---$/p; /^+[^+]/p' "$PATCHES/$p" |
+			codespell --quiet-level=2 - 2>&1 || true)
+		[ -z "$out" ] && continue
+		echo "$out" | sed "s|^|  $p: |"
+		bad=1
+	done
+	[ $bad = 0 ] && echo "  codespell: nothing found in changelogs and added lines"
+	return $bad
+}
+
+# Warnings of the kernel's docs build of Documentation/scheduler, paths and
+# line numbers dropped so that base and patched compare.
+sphinx_warnings() {
+	local src=$1 b=$2
+	rm -rf "$b"	# Sphinx only warns about what it reads again: build from scratch
+	mkdir -p "$b"
+	make -s -C "$src" O="$b" SPHINXDIRS=scheduler htmldocs >"$b/docs.log" 2>&1 ||
+		{ tail -5 "$b/docs.log" >&2; return 1; }
+	{ grep -E 'WARNING|ERROR' "$b/docs.log" || true; } | sed -E "s|$src/||g; s|:[0-9]+: |: |" | sort -u
+}
+
+check_docs() {
+	local f bad=0 files new
+	files=$(git -C "$LINUX" diff --name-only "$BASE_TAG" patched -- '*.rst')
+	[ -n "$files" ] || { echo "  no .rst file changed"; return 0; }
+	if command -v sphinx-build >/dev/null 2>&1; then
+		# the kernel's own docs build of Documentation/scheduler, base vs patched
+		sphinx_warnings "$OUT/src/baseline" "$L/docs-base" >"$L/docs-base.txt" || return 1
+		sphinx_warnings "$LINUX" "$L/docs-patched" >"$L/docs-patched.txt" || return 1
+		new=$(comm -13 "$L/docs-base.txt" "$L/docs-patched.txt")
+		echo "  make SPHINXDIRS=scheduler htmldocs (Sphinx $(sphinx-build --version | awk '{print $2}')):" \
+			"$(wc -l <"$L/docs-base.txt") warnings on the base, $(wc -l <"$L/docs-patched.txt") with the series"
+		if [ -n "$new" ]; then
+			echo "  new:"; echo "$new" | sed 's/^/    /'
+			return 1
+		fi
+		echo "  no new warnings"
+		return 0
+	fi
+	python3 -c 'import docutils' 2>/dev/null ||
+		skip "neither sphinx-build nor docutils is here (Debian packages python3-sphinx, python3-docutils)"
+	for f in $files; do
+		# no Sphinx here: plain docutils, report level warning
+		if python3 - "$LINUX/$f" >"$L/docs.log" 2>&1 <<'PY'
+import sys, docutils.core
+src = open(sys.argv[1]).read()
+docutils.core.publish_doctree(src, settings_overrides={"report_level": 2, "halt_level": 2})
+PY
+		then
+			echo "  $f: parses without warnings (docutils $(python3 -c 'import docutils; print(docutils.__version__)'); Sphinx not installed)"
+		else
+			echo "  $f:"; sed 's/^/    /' "$L/docs.log" | tail -5
+			bad=1
+		fi
+	done
+	return $bad
+}
+
+check_bisect() {
+	local w c n=0 bad=0 cfg range=$LKML_RANGE
+	w=$(worktree_at bisect)
+	for c in $(git -C "$LINUX" rev-list --reverse "$range"); do
+		n=$((n + 1))
+		[ "$n" -lt "$LKML_BISECT_FROM" ] && continue
+		if ! git -C "$w" checkout -q --force --detach "$c" 2>"$L/bisect-$n-checkout.log"; then
+			echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): CANNOT CHECK OUT:"
+			sed 's/^/    /' "$L/bisect-$n-checkout.log"
+			return 1
+		fi
+		[ "$(git -C "$w" rev-parse HEAD)" = "$c" ] || { echo "  $n: the bisection tree is not at $c"; return 1; }
+		for cfg in $LKML_BISECT_CONFIGS; do
+			if "$LAB_TOP/lab/prepare.sh" build "bisect-$cfg" >"$L/bisect-$n-$cfg.log" 2>&1; then
+				echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): $cfg config builds"
+			else
+				echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): $cfg config FAILS ($L/bisect-$n-$cfg.log)"
+				{ grep -E 'error:|Error [0-9]' "$L/bisect-$n-$cfg.log" || true; } | head -5 | sed 's/^/    /'
+				bad=1
+			fi
+		done
+	done
+	[ "$n" -gt 0 ] || { echo "  no commit in $range"; return 1; }
+	return $bad
+}
+
+# sched_warnings VARIANT: the W=1 (and, where the kernel accepts this
+# sparse, C=2) warnings of kernel/sched/ in VARIANT's build, without paths
+# and line numbers
+sched_warnings() {
+	local src b c=""
+	src=$(variant_src "$1")
+	b=$(variant_build "$1")
+	"$LAB_TOP/lab/prepare.sh" build "$1" >"$L/build-$1.log" 2>&1 ||
+		{ tail -5 "$L/build-$1.log" >&2; echo "  the $1 kernel does not build ($L/build-$1.log)" >&2; return 1; }
+	[ "$sparse" = yes ] && c="C=2"
+	touch "$src"/kernel/sched/*.c
+	make -s -C "$src" O="$b" CC=gcc W=1 $c kernel/sched/ >"$L/w1-$1.log" 2>&1 ||
+		{ tail -5 "$L/w1-$1.log" >&2; echo "  the W=1 build of kernel/sched/ ($1) failed" >&2; return 1; }
+	{ grep -E 'warning:|error:' "$L/w1-$1.log" || true; } |
+		sed -E "s|$src/||g; s|^(\.\./)+||; s|^([^:]+):[0-9]+:[0-9]+:|\1:|" | sort -u
+}
+
+check_warnings() {
+	sparse=no
+	if command -v sparse >/dev/null 2>&1 &&
+		[ "$("$LINUX/scripts/checker-valid.sh" sparse -m64 2>/dev/null)" = 1 ]; then
+		sparse=yes
+	else
+		echo "  sparse: NOT RUN: $(sparse --version 2>/dev/null || echo 'not installed') fails the kernel's" \
+			"scripts/checker-valid.sh (no __typeof_unqual__); W=1 only"
+	fi
+	sched_warnings baseline >"$L/warnings-base.txt"
+	sched_warnings patched >"$L/warnings-patched.txt"
+	local new
+	new=$(comm -13 "$L/warnings-base.txt" "$L/warnings-patched.txt")
+	echo "  base: $(wc -l <"$L/warnings-base.txt") warnings, patched: $(wc -l <"$L/warnings-patched.txt")" \
+		"(W=1$([ $sparse = yes ] && echo ' + sparse'), kernel/sched/)"
+	if [ -n "$new" ]; then
+		echo "  new in the series:"; echo "$new" | sed 's/^/    /'
+		return 1
+	fi
+	echo "  no new warnings"
+}
+
+# one check, in this process of its own: 'set -e' holds in the check
+if [ "${1:-}" = --one ]; then
+	one=${2:?usage: lab/tools/lkml.sh --one CHECK}
+	mkdir -p "$L"
+	rm -f "$L/skip-$one"
+	"check_$one"
+	exit 0
+fi
+
+for c in $checks; do
+	declare -F "check_$c" >/dev/null || die "unknown check '$c' (checkpatch am spelling docs bisect warnings)"
+done
+lab_lock
+"$LAB_TOP/lab/prepare.sh" apply
+mkdir -p "$L"
+declare -A result
+fail=0
+for c in $checks; do
+	say "lkml: $c"
+	rc=0
+	"$0" --one "$c" || rc=$?
+	case $rc in
+	0) result[$c]=pass ;;
+	77) result[$c]=skip ;;
+	*) result[$c]=FAIL; fail=1 ;;
+	esac
+done
+echo
+echo "# lkml summary ($(echo "$list" | grep -c .) patches on $BASE_TAG):"
+. "$LAB_TOP/lab/guest/tap.sh"
+for c in $checks; do
+	case ${result[$c]} in
+	pass) t_ok "lkml $c" ;;
+	skip) t_skip "lkml $c" "$(cat "$L/skip-$c")" ;;
+	*) t_notok "lkml $c" ;;
+	esac
+done
+t_done || true
+exit $fail

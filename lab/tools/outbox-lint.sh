@@ -1,0 +1,67 @@
+#!/bin/bash
+# Check one set of an outbox before it may be sent; prints each violation
+# and fails when there is one:
+#  - a template placeholder left (@NAME@, *** SUBJECT HERE ***, ...);
+#  - a path of this repository (its absolute path, or lab/ sim/ bench/ out/
+#    patches/ tests/ in the cover letter);
+#  - a figure from emulation without its label: a paragraph of the cover
+#    letter that speaks of QEMU, TCG, icount or emulation and holds a digit
+#    must say "emulated" and "not hardware";
+#  - the model's table without the words saying it is a model;
+#  - From: (decoded, RFC 2047) or Signed-off-by: of anyone but the sender,
+#    or a tag that claims another person's action (Co-developed-by,
+#    Tested-by, Acked-by, Reviewed-by), or any Link: (a URL the lab cannot
+#    check);
+#  - a version in the subjects when none was asked for (a new series).
+# Usage: lab/tools/outbox-lint.sh DIR 'Name <address>' [VERSION]
+set -euo pipefail
+[ $# -ge 2 ] && [ -d "$1" ] || { echo "usage: $0 DIR 'Name <address>' [VERSION]" >&2; exit 2; }
+dir=$1 sender=$2 version=${3:-}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+exec python3 - "$dir" "$sender" "$version" "$top" <<'PY'
+import email, email.policy, glob, os, re, sys
+d, sender, version, top = sys.argv[1:5]
+bad = []
+mails = sorted(glob.glob(os.path.join(d, "*.patch")))
+covers = [m for m in mails if "0000-cover-letter" in os.path.basename(m)]
+if not covers:
+    bad.append("no cover letter in %s" % d)
+for m in mails:
+    n = os.path.basename(m)
+    raw = open(m, encoding="utf-8").read()
+    msg = email.message_from_string(raw, policy=email.policy.default)
+    body = raw.split("\n\n", 1)[1] if "\n\n" in raw else ""
+    for i, line in enumerate(raw.split("\n"), 1):
+        if re.search(r"@[A-Z][A-Z_]*@|\*\*\* [A-Z ]+ HERE \*\*\*", line):
+            bad.append("placeholder left in %s: line %d: %s" % (n, i, line))
+    if top in raw:
+        bad.append("%s names this repository's path (%s)" % (n, top))
+    frm = str(msg.get("From", ""))
+    if frm != sender:
+        bad.append("%s: 'From: %s' is not the sender (%s)" % (n, frm, sender))
+    for line in body.split("\n"):
+        if line.startswith("Signed-off-by: ") and line != "Signed-off-by: " + sender:
+            bad.append("%s: '%s' is not the sender (%s)" % (n, line, sender))
+        if re.match(r"(Co-developed-by|Tested-by|Acked-by|Reviewed-by): ", line) and sender not in line:
+            bad.append("%s: '%s' claims another person's action; only they can give it" % (n, line))
+        if line.startswith("Link: "):
+            bad.append("%s: '%s': no Link: to a URL the lab cannot check" % (n, line))
+    subj = str(msg.get("Subject", ""))
+    if not version and re.match(r"\[PATCH v[0-9]+", subj):
+        bad.append("%s: 'Subject: %s' numbers a series that is new (no LKML_VERSION given)" % (n, subj))
+for c in covers:
+    text = open(c, encoding="utf-8").read()
+    for i, line in enumerate(text.split("\n"), 1):
+        if re.search(r"(^|[ (`\"])(lab|sim|bench|out|patches|tests)/[A-Za-z0-9_.-]", line):
+            bad.append("cover letter names a path of the lab: line %d: %s" % (i, line))
+    for para in text.split("\n\n")[1:]:
+        flat = " ".join(para.split())
+        if re.search(r"QEMU|TCG|icount|[Ee]mulat", flat) and re.search(r"[0-9]", flat) and \
+                not ("emulated" in flat and "not hardware" in flat):
+            bad.append("a figure from emulation without its label ('emulated', 'not hardware'): %s" % flat[:160])
+    if re.search(r"^ +[0-9]+ +[0-9]+% +[0-9.]+% / ", text, re.M) and "a model, not a measurement" not in text:
+        bad.append("the model's table is not labelled 'a model, not a measurement'")
+for b in bad:
+    print("  outbox: " + b)
+sys.exit(1 if bad else 0)
+PY

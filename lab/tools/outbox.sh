@@ -1,0 +1,210 @@
+#!/bin/bash
+# 'make outbox': the series as mails, one directory per set of
+# lab/data/letters/sets (out/outbox/NAME for a new series, NAME-vN for round N),
+# each with its cover letter from lab/data/letters/NAME.txt. It never sends.
+#
+# The mails are made with git: the series is applied in a scratch worktree,
+# each commit's author reset to the sender and its Signed-off-by: the
+# sender's (git interpret-trailers); then git format-patch writes each set
+# with its cover letter, threading, the base-commit trailer (and, for a set
+# on top of another, that one's prerequisite-patch-id lines), To: and Cc:
+# from scripts/get_maintainer.pl, and names encoded as RFC 2047 asks. The
+# cover letters get the model's table, the emulated paragraphs of
+# lab/data/letters/emulated-NAME.txt and a benchmark report from hardware.
+# Checks: checkpatch, lab/tools/outbox-lint.sh, git am of every set in order onto
+# the base, and the range-diff against the previous outbox.
+#
+# The sender is git's user.name and user.email, as git send-email takes
+# them; the outbox is refused when they are unset, are the project's
+# placeholder identity (the one patches/ carries), or cannot receive mail.
+# The benchmark report is OUTBOX_BENCH (out/bench/latest/report.txt); one
+# from emulation ('EMULATED' or 'emulated (icount)') is never pasted.
+# The new outbox is written beside the old one and swapped in at the end;
+# the old one becomes out/outbox/previous; a rejected one stays in
+# out/outbox/rejected.
+# Settings: LKML_VERSION=N (none: a new series; 2, 3, ... for later rounds)
+#           OUTBOX_BENCH=report.txt  OUTBOX_DIR=out/outbox
+#           OUTBOX_SIM_TABLE=file (table A of the model to use, instead of
+#           out/sim/A-lockon.txt, which is remade when older than its inputs)
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+v=${LKML_VERSION:-}
+case $v in '') ;; *[!0-9]*|0|1) die "LKML_VERSION is a later round's number (2, 3, ...), not '$v'; leave it unset for a new series" ;; esac
+need git perl python3
+lab_lock
+letters=$LAB_TOP/lab/data/letters
+
+# the sender: git's identity, not the project's placeholder
+name=$(git -C "$LAB_TOP" config user.name || true)
+email=$(git -C "$LAB_TOP" config user.email || true)
+proj=$(project_identity)
+set_it="set yours: git config --global user.name 'Your Name'; git config --global user.email you@example.org"
+[ -n "$name" ] && [ -n "$email" ] || die "git's user.name or user.email is unset; $set_it"
+case $proj in
+"$name "*|*"<$email>") die "git's identity '$name <$email>' is the project's placeholder in patches/; $set_it" ;;
+esac
+case $email in
+*.example|*.example.*|*.invalid|*.test|*localhost*|*noreply*)
+	die "git's user.email '$email' cannot receive mail; $set_it" ;;
+esac
+sender="$name <$email>"
+say "sender: $sender"
+
+"$LAB_TOP/lab/prepare.sh" apply
+dir=$OUTBOX_DIR
+prev=$dir/previous
+new=$dir/.new
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sets=$(grep -v -e '^#' -e '^[[:space:]]*$' "$letters/sets")
+n=$(series_list | grep -c .)
+while read -r set first last dep; do
+	[ -f "$letters/$set.txt" ] || die "lab/data/letters/sets names '$set', which has no lab/data/letters/$set.txt"
+	[ "$first" -ge 1 ] && [ "$last" -ge "$first" ] && [ "$last" -le "$n" ] ||
+		die "lab/data/letters/sets: $set's patches $first..$last are not within the $n of patches/series"
+done <<<"$sets"
+
+# the model must still build against the tree (make check runs its checks)
+say "the model: built against the tree, then its table A for the cover letter"
+"$LAB_TOP/sim/run.sh" build >"$tmp/sim.raw" 2>"$tmp/sim.err" ||
+	{ tail -q -n 5 "$tmp/sim.raw" "$tmp/sim.err" >&2; die "the sim did not run (sim/run.sh build): no outbox written"; }
+table=${OUTBOX_SIM_TABLE:-$OUT/sim/A-lockon.txt}
+if [ -z "${OUTBOX_SIM_TABLE:-}" ] && { [ ! -f "$table" ] ||
+	[ -n "$(find "$LAB_TOP/sim" "$LINUX/kernel/sched/newidle.h" -newer "$table" -name '*.[ch]' -o -newer "$table" -name run.sh)" ]; }; then
+	say "table A is missing or older than the model's inputs: sim/run.sh table (minutes)"
+	"$LAB_TOP/sim/run.sh" table >"$tmp/sim.raw" 2>"$tmp/sim.err" ||
+		{ tail -n 5 "$tmp/sim.err" >&2; die "the sim did not run (sim/run.sh table): no outbox written"; }
+fi
+"$LAB_TOP/sim/cover-table.sh" "$table" >"$tmp/sim.txt" ||
+	die "the model's table A ($table) does not back the cover letter (above): no outbox written"
+report=$OUTBOX_BENCH
+if [ ! -f "$report" ]; then
+	echo "  (no benchmark report from hardware yet)" >"$tmp/bench.txt"
+elif grep -q -i -E 'EMULATED|emulated \(icount\)|QEMU' "$report"; then
+	say "not pasting $report: it comes from emulation (a model machine, not figures)"
+	echo "  (no benchmark report from hardware yet)" >"$tmp/bench.txt"
+else
+	sed 's/^/  /; s/ *$//' "$report" >"$tmp/bench.txt"
+fi
+
+# the sender's commits: the series in a scratch worktree, each commit's
+# author the sender, its sign-off the sender's
+say "the series as the sender's commits (git commit --reset-author, git interpret-trailers)"
+# shellcheck disable=SC2046
+w=$(am_series outbox "$tmp/am.log" $(for p in $(series_list); do echo "$PATCHES/$p"; done)) ||
+	{ cat "$tmp/am.log" >&2; die "the series does not apply (above)"; }
+cat >"$tmp/sign.sh" <<'SH'
+#!/bin/bash
+# the commit's author the sender, its Signed-off-by: the sender's, not the project's
+set -euo pipefail
+git log -1 --format=%B | grep -v -x -F "Signed-off-by: $OUTBOX_PROJ" |
+	git interpret-trailers --trailer "Signed-off-by: $OUTBOX_SENDER" >"$OUTBOX_TMP/msg"
+git commit -q --amend --reset-author -F "$OUTBOX_TMP/msg"
+SH
+chmod +x "$tmp/sign.sh"
+OUTBOX_PROJ=$proj OUTBOX_SENDER=$sender OUTBOX_TMP=$tmp \
+	git -C "$w" -c user.name="$name" -c user.email="$email" rebase -q --exec "$tmp/sign.sh" "$BASE_TAG" ||
+	die "the sender's commits could not be made (git rebase --exec)"
+commit() { git -C "$w" rev-parse "HEAD~$((n - $1))"; }
+
+rm -rf "$new"
+mkdir -p "$new"
+while read -r set first last dep; do
+	out=$new/$set${v:+-v$v}
+	mkdir -p "$out"
+	range="$(commit $((first - 1)))..$(commit "$last")"
+	[ "$first" -gt 1 ] || range="$BASE_TAG..$(commit "$last")"
+	say "$set: patches $first..$last, addresses from scripts/get_maintainer.pl"
+	rm -rf "$tmp/fp"
+	git -C "$w" format-patch -q -o "$tmp/fp" "$range"
+	(cd "$LINUX" && ./scripts/get_maintainer.pl --rolestats --no-git --no-git-fallback "$tmp"/fp/*.patch) \
+		>"$out/get_maintainer.txt" 2>/dev/null || die "get_maintainer.pl failed"
+	to=() cc=()
+	while IFS= read -r line; do
+		addr=${line% (*}
+		case $line in
+		*"(maintainer:"*) to+=(--to="$addr") ;;
+		*) cc+=(--cc="$addr") ;;
+		esac
+	done <"$out/get_maintainer.txt"
+	[ ${#to[@]} -gt 0 ] || die "get_maintainer.pl named no maintainer for $set"
+	git -C "$w" -c user.name="$name" -c user.email="$email" format-patch -q ${v:+-v"$v"} \
+		--cover-letter --thread=shallow --base="$BASE_TAG" "${to[@]}" "${cc[@]}" -o "$out" "$range"
+	cover=$(ls "$out"/*0000-cover-letter.patch)
+	emu=$letters/emulated-$set.txt
+	[ -f "$emu" ] || emu=/dev/null
+	python3 - "$cover" "$letters/$set.txt" "$(base_line)" "$tmp/sim.txt" "$tmp/bench.txt" "$emu" \
+		"EMU_$(echo "$set" | tr a-z A-Z)" <<'PY'
+import sys
+cover, tmpl, base, simf, benchf, emuf, emukey = sys.argv[1:8]
+t = open(tmpl).read().replace("@BASE@", base)
+t = t.replace("@SIM_TABLE@", open(simf).read().rstrip("\n"))
+t = t.replace("@BENCH_TABLE@", open(benchf).read().rstrip("\n"))
+t = t.replace("@" + emukey + "@", open(emuf).read().strip("\n"))
+subject, blurb = t.split("\n", 1)
+c = open(cover).read()
+c = c.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb.strip("\n"))
+open(cover + ".tmp", "w").write(c)
+PY
+	mv "$cover.tmp" "$cover"
+done <<<"$sets"
+
+say "checks on the mails"
+fail=0
+for p in "$new"/*/*.patch; do
+	case $p in *0000-cover-letter.patch) continue ;; esac
+	if checkpatch_findings "$p" >"$tmp/cp.txt"; then
+		echo "  checkpatch $(basename "$(dirname "$p")")/$(basename "$p"): clean$(grep -q . "$tmp/cp.txt" && echo " but for $(grep -c . "$tmp/cp.txt") listed exception(s)")"
+	else
+		echo "  checkpatch $(basename "$(dirname "$p")")/$(basename "$p"): FAILS"; sed 's/^/    /' "$tmp/cp.txt"; fail=1
+	fi
+done
+for d in "$new"/*/; do
+	if "$LAB_TOP/lab/tools/outbox-lint.sh" "$d" "$sender" "$v" >"$tmp/lint.txt"; then
+		echo "  lint $(basename "$d"): no placeholder, no lab path, emulated figures labelled, the model labelled, only the sender's tags"
+	else
+		cat "$tmp/lint.txt"; fail=1
+	fi
+done
+mails() { local s; while read -r s _; do ls "$1/$s${v:+-v$v}"/*.patch | grep -v 0000-cover-letter; done <<<"$sets"; }
+# shellcheck disable=SC2046
+if am_series am "$tmp/am.log" $(mails "$new") >/dev/null; then
+	echo "  git am of every set in order onto $BASE_TAG: applies"
+else
+	echo "  git am of every set in order onto $BASE_TAG: FAILS"; sed 's/^/    /' "$tmp/am.log"; fail=1
+fi
+# shellcheck disable=SC2046
+if [ -d "$prev" ] && mails "$prev" >/dev/null 2>&1 && w2=$(am_series am "$tmp/am.log" $(mails "$prev")); then
+	echo "  range-diff against the previous outbox:"
+	git -C "$LINUX" range-diff --no-color "$BASE_TAG..$(git -C "$w2" rev-parse HEAD)" "$BASE_TAG..patched" |
+		sed 's/^/    /'
+fi
+
+if [ "$fail" != 0 ]; then
+	rm -rf "$dir/rejected"
+	mv "$new" "$dir/rejected"
+	die "the outbox fails its checks (above); not swapped in; the mails are in $dir/rejected"
+fi
+# the swap: the old outbox becomes the previous one
+old=$(for d in "$dir"/*/; do
+	case $(basename "$d") in previous|rejected|'*') ;; *) echo "$d" ;; esac
+done)
+if [ -n "$old" ]; then
+	rm -rf "$prev"
+	mkdir -p "$prev"
+	# shellcheck disable=SC2086
+	mv $old "$prev/"
+fi
+mv "$new"/* "$dir/"
+rmdir "$new"
+echo
+echo "Outbox $dir:"
+while read -r s _; do
+	echo "  $s${v:+-v$v}/: $(ls "$dir/$s${v:+-v$v}" | grep -c '\.patch$') mails"
+done <<<"$sets"
+echo
+echo "To send them (not run here), each set its own thread, in this order:"
+while read -r s _; do
+	echo "  git send-email --annotate $dir/$s${v:+-v$v}/*.patch"
+done <<<"$sets"
+exit 0

@@ -1,0 +1,32 @@
+#!/bin/bash
+# The tester's checklist for a baseline / patched pair of kernel packages.
+# Usage: lab/tools/tester-checklist.sh BASELINE.deb PATCHED.deb
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+[ $# = 2 ] || { echo "usage: lab/tools/tester-checklist.sh BASELINE.deb PATCHED.deb" >&2; exit 1; }
+base=$(dpkg-deb -f "$1" Package)
+gate=$(dpkg-deb -f "$2" Package)
+f=/sys/kernel/debug/sched/domains/cpu0/domain0/$GATE_DEBUGFS
+cat <<EOF
+
+Tester checklist
+  baseline: $(basename "$1")
+  patched:  $(basename "$2")
+1. Copy both packages to the test machine and install both (only these two;
+   not linux-libc-dev, which would replace the system's headers):
+     sudo apt install ./$(basename "$1") ./$(basename "$2")
+2. Boot each in turn, fresh, from the boot menu (Advanced options):
+     ${base#linux-image-}    v7.3, the baseline
+     ${gate#linux-image-}    v7.3 + the series
+3. Confirm which one runs:
+     uname -r
+     echo Y | sudo tee /sys/kernel/debug/sched/verbose
+     sudo cat $f
+   The file exists only on the patched kernel ("No such file" on the baseline).
+4. Benchmark on each, from the lab's checkout, on an otherwise idle machine
+   (about 30 minutes):
+     sudo bench/bare-metal.sh
+5. Report back: reply to the series' thread on LKML (reply-all, plain text,
+   inline) with each kernel's report.txt (newidle-bench-*/report.txt), the
+   uname -r of each, and the machine (lscpu: model, sockets, cores, threads).
+EOF

@@ -1,0 +1,152 @@
+#!/bin/bash
+# Kernels for a tester: v7.3 (baseline) and v7.3 + the series (patched), built
+# from one config as Debian packages that cannot be mistaken for each other.
+# Usage: lab/tools/tester-kernels.sh [CONFIG]     (or CONFIG=... in the environment)
+#   CONFIG: a kernel .config (.gz too); 'guest' for the lab's guest config;
+#   'min' for a small one (make check's: tinyconfig + lab/data/config/
+#   tester-min.config); default: the running kernel's (/proc/config.gz,
+#   /boot/config-*).
+# Output: TESTER_OUT (default out/tester-kernels): the linux-image packages,
+# CHECKLIST.txt; per kernel base/ and gate/ with its logs. Each kernel is
+# built inside its tree (TREE/.build-tester/base or gate), where the
+# compiler cache serves a clone as it serves the lab's own builds.
+# TESTER_SPACE_MB overrides the estimate of the disk space the builds need.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+cfg=${1:-${CONFIG:-}}
+dest=$TESTER_OUT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# 1. The config, checked before anything is touched.
+if [ -z "$cfg" ]; then
+	if [ -r /proc/config.gz ]; then cfg=/proc/config.gz
+	elif [ -r "/boot/config-$(uname -r)" ]; then cfg=/boot/config-$(uname -r)
+	else die "no config of the running kernel (/proc/config.gz, /boot/config-$(uname -r)): give one, CONFIG=/path/to/config"
+	fi
+fi
+if [ "$cfg" != guest ] && [ "$cfg" != min ]; then
+	if [ ! -f "$cfg" ] || [ ! -r "$cfg" ]; then die "config '$cfg': no such readable file"; fi
+	case $cfg in
+	*.gz) gzip -dc "$cfg" >"$tmp/input.config" 2>/dev/null || die "config '$cfg': not a gzip file" ;;
+	*) cat "$cfg" >"$tmp/input.config" ;;
+	esac
+	grep -qE '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' "$tmp/input.config" ||
+		die "config '$cfg' is not a kernel config (no CONFIG_ lines)"
+	if [ "$(uname -m)" = x86_64 ] && ! grep -q '^CONFIG_X86_64=y' "$tmp/input.config"; then
+		die "config '$cfg' is not an x86_64 config; build on the machine it is for"
+	fi
+fi
+
+# 2. Room for both builds (and the base tree when it is not there yet),
+# checked before starting; the guest config has no modules, no debug info.
+mods=0
+dbg=0
+if [ -f "$tmp/input.config" ]; then
+	mods=$(grep -c '=m$' "$tmp/input.config" || true)
+	if grep -q '^CONFIG_DEBUG_INFO=y' "$tmp/input.config" &&
+		! grep -q '^CONFIG_DEBUG_INFO_NONE=y' "$tmp/input.config"; then dbg=1; fi
+fi
+per=$((1024 + mods))
+[ "$dbg" = 0 ] || per=$((per * 4))
+want=$((2 * per))
+git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1 || want=$((want + 3072))
+want=${TESTER_SPACE_MB:-$want}
+at=$dest
+while [ ! -d "$at" ]; do at=$(dirname "$at"); done
+free=$(df -Pm "$at" | awk 'NR == 2 { print $4 }')
+if [ "$free" -lt "$want" ]; then
+	die "not enough disk space: the builds need about $((want / 1024 + 1)) GiB ($want MiB) in $dest, which has $free MiB free; free some, or set TESTER_OUT to a larger disk"
+fi
+say "disk: about $want MiB needed, $free MiB free in $at"
+
+# 3. The trees: the base, and the series applied (its errors name the patch and hunk).
+"$LAB_TOP/lab/prepare.sh" apply || die "the series in $PATCHES does not apply to $BASE_TAG (above: the patch and the hunk); no kernel built"
+base_src=$OUT/src/baseline
+gate_src=$LINUX
+for s in "$base_src" "$gate_src"; do
+	[ -z "$(git -C "$s" status --porcelain --untracked-files=no)" ] ||
+		die "$s has uncommitted changes: its package would not match its commit"
+done
+[ "$(git -C "$base_src" rev-parse HEAD)" = "$(git -C "$LINUX" rev-parse "$BASE_TAG^{commit}")" ] ||
+	die "$base_src is not at $BASE_TAG"
+need make gcc ccache flex bison bc dpkg-buildpackage dh_prep
+
+case $cfg in
+guest|min)
+	# The lab's config, made as lab/steps/build.sh makes it (patched tree, so
+	# the series' own options are in it too)
+	frags="guest kunit"
+	[ "$cfg" = guest ] || frags=tester-min
+	say "config: tinyconfig + lab/data/config/{$(echo $frags | tr ' ' ,)}.config"
+	# shellcheck disable=SC2086
+	kconfig_lab "$gate_src" "$tmp/g" "$tmp/g.log" $frags || { cat "$tmp/g.log" >&2; die "the $cfg config failed"; }
+	cp "$tmp/g/.config" "$tmp/input.config"
+	;;
+esac
+
+# 4. What the lab changes in the config, said once; the same for both kernels.
+notes=$("$LAB_TOP/lab/tools/tester-config.sh" "$tmp/input.config" "$tmp/tester.config")
+[ -z "$notes" ] || while IFS= read -r n; do say "config: $n"; done <<<"$notes"
+
+# 5. The two kernels: same config, same compiler, names that tell them apart.
+mkdir -p "$dest"
+rm -f "$dest"/*.deb "$dest/CHECKLIST.txt" "$dest/config.diff"
+build() {
+	local v=$1 src=$2 sha rel d b start rc
+	sha=$(git -C "$src" rev-parse --short=12 HEAD)
+	rel=$(kmake "$src" -s kernelversion)-newidle-$v-g$sha
+	d=$dest/$v
+	# inside the tree: relative paths, so that ccache serves clones; make
+	# bindeb-pkg writes the packages one directory up, into .build-tester
+	b=$src/.build-tester/$v
+	mkdir -p "$b" "$d"
+	rm -f "$src"/.build-tester/*.deb "$src"/.build-tester/*.changes "$src"/.build-tester/*.buildinfo
+	cp "$tmp/tester.config" "$b/.config"
+	kmake "$src" O="$b" LOCALVERSION="-newidle-$v-g$sha" olddefconfig >"$d/config.log" 2>&1 ||
+		die "$v: olddefconfig failed on this config: see $d/config.log"
+	for s in SCHEDSTATS DEBUG_FS; do
+		grep -q "^CONFIG_$s=y" "$b/.config" || die "$v: CONFIG_$s is off after olddefconfig (a dependency of it is off in the config)"
+	done
+	say "$v: building $rel as Debian packages with -j$JOBS (log: $d/build.log)"
+	start=$(date +%s)
+	set +e
+	DEB_BUILD_OPTIONS=terse DEB_BUILD_PROFILES="pkg.linux-newidle-$v.nokerneldbg" \
+		kmake "$src" O="$b" -j"$JOBS" LOCALVERSION="-newidle-$v-g$sha" KDEB_PKGVERSION="$rel-1" \
+		KDEB_SOURCENAME="linux-newidle-$v" KDEB_CHANGELOG_DIST=unstable DPKG_FLAGS=-d bindeb-pkg 2>&1 |
+		tee "$d/build.log" | kbuild_progress "$v"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" != 0 ]; then
+		grep -E 'error|Error' "$d/build.log" | tail -15 >&2 || true
+		die "$v: the kernel does not build with this config (make bindeb-pkg exit $rc): see $d/build.log; no packages"
+	fi
+	mv "$src"/.build-tester/linux-image-"$rel"_*.deb "$dest/" 2>/dev/null ||
+		die "$v: no linux-image-$rel package in $src/.build-tester"
+	mv "$src"/.build-tester/linux-headers-"$rel"_*.deb "$dest/" 2>/dev/null || true
+	cp "$b/.config" "$d/config"
+	say "$v: $rel packaged in $(( $(date +%s) - start ))s"
+}
+build base "$base_src"
+build gate "$gate_src"
+diff <(grep CONFIG_ "$dest/base/config") <(grep CONFIG_ "$dest/gate/config") |
+	grep '^[<>]' >"$dest/config.diff" || true
+# Only in the options the series adds: any other difference means two configs.
+for s in $(sed -E 's/^[<>] (# )?(CONFIG_[A-Za-z0-9_]+).*/\2/' "$dest/config.diff" | sort -u); do
+	! git -C "$base_src" grep -qE "^(menu)?config ${s#CONFIG_}\$" -- '*Kconfig*' ||
+		die "the two configs differ in $s, which v7.3 has too: see $dest/config.diff"
+done
+say "the configs differ only in the series' own options:" "$(sed -E 's/^[<>] //' "$dest/config.diff" | paste -sd ' ')"
+
+# 6. The packages checked, then the tester's checklist.
+base_deb=$(ls "$dest"/linux-image-*-newidle-base-*.deb)
+gate_deb=$(ls "$dest"/linux-image-*-newidle-gate-*.deb)
+"$LAB_TOP/lab/tools/tester-verify.sh" "$base_deb" "$gate_deb"
+{
+	echo "Config: $cfg; compiler: $(gcc --version | head -1)"
+	[ -z "$notes" ] || { echo "The lab changed in it, for both kernels:"; sed 's/^/  - /' <<<"$notes"; }
+	echo "Series: lab commit $(git -C "$LAB_TOP" rev-parse --short=12 HEAD)$(git -C "$LAB_TOP" status --porcelain -- patches | grep -q . && echo ' (patches/ modified)'), series hash $(series_hash)"
+	"$LAB_TOP/lab/tools/tester-checklist.sh" "$base_deb" "$gate_deb"
+} >"$dest/CHECKLIST.txt"
+cat "$dest/CHECKLIST.txt"
