@@ -117,6 +117,7 @@ esac
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
 [ -f "$lib" ] || die "no lab/guest/sched.sh beside bench/ (nor /lab/sched.sh)"
 SCHED_FEATURES=$FEAT
+# shellcheck source=lab/guest/sched.sh
 . "$lib"
 state() { feat "$feature"; }
 orig=$(state) || die "the kernel has no feature $feature"
@@ -137,7 +138,12 @@ trap 'exit 130' INT TERM
 # one run of the workload, its output on stdout
 workload() {
 	case $wl in
-	futex) futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset" $([ "$interval" = 0 ] || echo "-i $interval") ;;
+	futex)
+		if [ "$interval" = 0 ]; then
+			futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset"
+		else
+			futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset" -i "$interval"
+		fi ;;
 	sembench) sembench -r "$secs" -o 2 -t "$threads" -w "$wake" ;;
 	hackbench) hackbench -g "$threads" -l $((secs * 100)) ;;
 	stress) stress-ng --futex "$threads" -t "$secs" --metrics-brief ;;

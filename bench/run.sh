@@ -69,10 +69,11 @@ rc=0
 	echo "Runs: per boot, workload and feature, $BENCH_RUNS rounds of A B A2 of $BENCH_SECONDS s after" \
 		"$BENCH_WARMUP_RUNS warm-up round; features $BENCH_FEATURES; $(( $(date +%s) - start )) s in all"
 	echo
+	control=()
+	case " $pairs " in *" NI_RANDOM "*) control=(--control NI_RANDOM) ;; esac
 	python3 "$LAB_TOP/bench/compare.py" "$dir/aba.csv" --features \
 		--title "Features A/B/A on each boot, intervals over boots (emulated)" \
-		$(case " $pairs " in *" NI_RANDOM "*) echo "--control NI_RANDOM" ;; esac) \
-		--json "$dir/report.json" || rc=$?
+		"${control[@]}" --json "$dir/report.json" || rc=$?
 } >"$dir/report.txt.new"
 mv "$dir/report.txt.new" "$dir/report.txt"
 cat "$dir/report.txt"

@@ -39,6 +39,24 @@ near() { python3 -c 'import sys; a, b, e = map(float, sys.argv[1:]); sys.exit(ab
 t_check "stats: Welch t = 5.6204" near "$(field t)" 5.6204 0.0005
 t_check "stats: Welch-Satterthwaite df = 4.6441" near "$(field df)" 4.6441 0.0005
 t_check "stats: two-sided p = 0.00312" near "$(field p)" 0.00312 0.00002
+# the same from scipy, a second opinion on bench/stats.py (A and A2 pooled
+# as the baseline, as report.sh does); Debian's python3, where
+# python3-scipy installs it
+oracle() { /usr/bin/python3 -c 'import sys
+from scipy import stats
+a, b = [100, 102, 101, 104, 106, 105], [110, 114, 111]
+r = stats.ttest_ind(b, a, equal_var=False)
+print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
+if /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+	t_check "stats: scipy's Welch t agrees" near "$(field t)" "$(oracle t)" 0.0005
+	t_check "stats: scipy's two-sided p agrees" near "$(field p)" "$(oracle p)" 0.00002
+	t_check "negative control: scipy's t on other data does not" not near "$(field t)" \
+		"$(/usr/bin/python3 -c 'from scipy import stats; print(stats.ttest_ind([110, 114, 112], [100, 102, 101, 104, 106, 105], equal_var=False).statistic)')" 0.0005
+else
+	for d in "scipy's Welch t agrees" "scipy's two-sided p agrees" "negative control: scipy's t on other data does not"; do
+		t_skip "stats: $d" "no python3-scipy"
+	done
+fi
 t_check "stats: 95% CI low +4.48%" near "$(field ci_low_pct)" 4.4754 0.001
 t_check "stats: 95% CI high +12.35%" near "$(field ci_high_pct)" 12.3531 0.001
 t_check "stats: delta against the mean of both baselines +8.41%" near "$(field delta_pct)" 8.4142 0.001
@@ -137,7 +155,7 @@ t_check "features over boots: NO_NI_GATE +3.00% [+0.52%, +5.48%]" \
 t_check "features over boots: without a control the report says so" grep -q 'No positive control given' "$scratch/f.txt"
 
 # --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
-plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/kernels.sh" "$@" 2>/dev/null; }
+plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/kernels.sh" 2>/dev/null; }
 BENCH_SEED=42 plan >"$scratch/p1.txt"
 BENCH_SEED=42 plan >"$scratch/p2.txt"
 BENCH_SEED=43 plan >"$scratch/p3.txt"

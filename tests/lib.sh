@@ -18,3 +18,6 @@ refuses_with() {
 	err=$("$@" 2>&1 >/dev/null) || rc=$?
 	[ "$rc" != 0 ] && grep -qF -- "$text" <<<"$err"
 }
+
+# not COMMAND...: COMMAND fails (for t_check, which runs its command as is)
+not() { ! "$@"; }

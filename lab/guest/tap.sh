@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # TAP for the lab's shell tests: sourced by the guest's scripts (busybox sh,
 # as /lab/tap.sh) and by the host's tests (tests/lib.sh). Each result is
 # numbered; t_done prints the plan and says whether every result passed.

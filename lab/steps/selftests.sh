@@ -17,7 +17,7 @@ rm -rf "$new" "$g/bin.new"
 mkdir -p "$g"
 if [ ! -f "$src/tools/testing/selftests/sched/Makefile" ]; then
 	say "no sched selftests in $src"
-	rm -rf "$dst" "$g/bin"
+	rm -rf "$dst" "${g:?}/bin"
 	exit 0
 fi
 need make gcc
@@ -56,7 +56,7 @@ if [ -f "$t" ]; then
 	done
 	rm -rf "$tmp"
 fi
-rm -rf "$dst" "$g/bin"
+rm -rf "$dst" "${g:?}/bin"
 mv "$new" "$dst"
 mv "$g/bin.new" "$g/bin"
 say "kselftests of $variant installed in $dst"

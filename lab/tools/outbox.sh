@@ -8,9 +8,10 @@
 # sender's (git interpret-trailers); then git format-patch writes each set
 # with its cover letter, threading, the base-commit trailer (and, for a set
 # on top of another, that one's prerequisite-patch-id lines), To: and Cc:
-# from scripts/get_maintainer.pl, and names encoded as RFC 2047 asks. The
-# cover letters get the model's table, the emulated paragraphs of
-# lab/data/letters/emulated-NAME.txt and a benchmark report from hardware.
+# from scripts/get_maintainer.pl and lab/data/letters/cc, and names encoded
+# as RFC 2047 asks. The cover letters get the model's table, the emulated
+# paragraphs of lab/data/letters/emulated-NAME.txt and a benchmark report
+# from hardware.
 # Checks: checkpatch, lab/tools/outbox-lint.sh, git am of every set in order onto
 # the base, and the range-diff against the previous outbox.
 #
@@ -128,6 +129,10 @@ while read -r set first last dep; do
 		esac
 	done <"$out/get_maintainer.txt"
 	[ ${#to[@]} -gt 0 ] || die "get_maintainer.pl named no maintainer for $set"
+	while IFS= read -r line; do
+		case $line in '#'* | '') continue ;; esac
+		cc+=(--cc="$line")
+	done <"$letters/cc"
 	git -C "$w" -c user.name="$name" -c user.email="$email" format-patch -q ${v:+-v"$v"} \
 		--cover-letter --thread=shallow --base="$BASE_TAG" "${to[@]}" "${cc[@]}" -o "$out" "$range"
 	cover=$(ls "$out"/*0000-cover-letter.patch)
@@ -166,7 +171,14 @@ for d in "$new"/*/; do
 		cat "$tmp/lint.txt"; fail=1
 	fi
 done
-mails() { local s; while read -r s _; do ls "$1/$s${v:+-v$v}"/*.patch | grep -v 0000-cover-letter; done <<<"$sets"; }
+mails() {
+	local s f
+	while read -r s _; do
+		for f in "$1/$s${v:+-v$v}"/*.patch; do
+			case $f in *0000-cover-letter.patch) ;; *) echo "$f" ;; esac
+		done
+	done <<<"$sets"
+}
 # shellcheck disable=SC2046
 if am_series am "$tmp/am.log" $(mails "$new") >/dev/null; then
 	echo "  git am of every set in order onto $BASE_TAG: applies"
@@ -200,7 +212,8 @@ rmdir "$new"
 echo
 echo "Outbox $dir:"
 while read -r s _; do
-	echo "  $s${v:+-v$v}/: $(ls "$dir/$s${v:+-v$v}" | grep -c '\.patch$') mails"
+	m=("$dir/$s${v:+-v$v}"/*.patch)
+	echo "  $s${v:+-v$v}/: ${#m[@]} mails"
 done <<<"$sets"
 echo
 echo "To send them (not run here), each set its own thread, in this order:"

@@ -51,8 +51,10 @@ rule_one_place() {
 # theirs in their own head comment instead.
 rule_documented() {
 	local root=$1 name f bad=0 settings=$1/lab/settings
-	for name in $(cat "$root"/lab/*.sh $(ls "$root"/lab/*/*.sh 2>/dev/null | grep -v /lab/guest/) "$root"/bench/kernels.sh "$root"/bench/run.sh \
-		"$root"/bench/sweep.sh "$root"/bench/lib.sh "$root"/tests/run.sh "$root"/sim/*.sh 2>/dev/null |
+	local scripts=("$root"/lab/*.sh "$root"/lab/steps/*.sh "$root"/lab/tools/*.sh "$root"/lab/host/*.sh
+		"$root"/bench/kernels.sh "$root"/bench/run.sh "$root"/bench/sweep.sh "$root"/bench/lib.sh
+		"$root"/tests/run.sh "$root"/sim/*.sh)
+	for name in $(cat "${scripts[@]}" 2>/dev/null |
 		grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u); do
 		case $name in LAB_TOP|LINUX) continue ;; esac
 		grep -q "^$name=" "$settings" 2>/dev/null ||

@@ -2,7 +2,7 @@
 # The lab's tools on fixtures, without a kernel: the TAP counter, the console
 # judge, the mirror reader and fetch's use of it, the package installer,
 # bench/aba.sh and bench/collect.sh on the host, and the project's rules for
-# its scripts (tests/lab/rules.sh). Every check is shown failing once: a
+# its scripts (tests/lab/rules.sh, shellcheck). Every check is shown failing once: a
 # negative control on a fixture that breaks it.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -164,4 +164,13 @@ t_check "negative control: a step, a compile, a TAP printer and a cpio outside t
 mkdir -p "$scratch/bad/lab" && cp lab/settings "$scratch/bad/lab/settings"
 t_check "negative control: an undocumented setting" eval '! rule_documented "$scratch/bad" >"$scratch/rules.out"'
 t_check "negative control: and it is named" grep -q 'UNDOCUMENTED_KNOB' "$scratch/rules.out"
+# --- shellcheck over every script of the project. SC2034 and SC2154 are off:
+# the settings come from lab/settings through lab_settings, which shellcheck
+# cannot follow, so every setting would read as unassigned or unused.
+sc() { shellcheck -S warning -e SC2034,SC2154 "$@" >"$scratch/sc.out" 2>&1; }
+mapfile -t scripts < <(git ls-files '*.sh' .ci/run)
+t_check "shellcheck: the project's ${#scripts[@]} scripts have no warning" sc "${scripts[@]}"
+[ ! -s "$scratch/sc.out" ] || sed 's/^/# /' "$scratch/sc.out" | head -40
+printf '#!/bin/bash\nset -euo pipefail\nd=$1\nrm -rf $d/bin\n' >"$scratch/sc-bad.sh"
+t_check "negative control: shellcheck flags an unquoted rm -rf" not sc "$scratch/sc-bad.sh"
 t_done
