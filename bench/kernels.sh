@@ -71,6 +71,7 @@ bench_same_work $(ls "$dir"/guest-*.sh | sort -V) ||
 	echo "BENCH_KERNELS=$kernels"
 	echo "BENCH_SEED=$seed"
 	echo "aba.sh $args"
+	lab_settings_dump
 } >"$dir/settings.txt"
 if [ -n "${BENCH_PLAN_ONLY:-}" ]; then
 	cat "$dir/plan.txt"

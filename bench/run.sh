@@ -51,6 +51,7 @@ bench_same_work $(ls "$dir"/guest-*.sh | sort -V) || die "the boots would not do
 	echo "BENCH_PAIRS=$pairs"
 	echo "BENCH_SEED=$seed"
 	echo "aba.sh $args"
+	lab_settings_dump
 } >"$dir/settings.txt"
 say "bench: $BENCH_PRESET, $BENCH_BOOTS boots of $variant under $LAB_ACCEL; A/B/A of $pairs"
 echo "workload,condition,run,metric,value,boot" >"$dir/aba.csv"

@@ -29,13 +29,14 @@ export CCACHE_DIR CCACHE_BASEDIR
 # in every tree and clone, and ccache hits.
 LINUX=$OUT/linux
 
-# lab_settings_dump FILE: the settings as this run has them, one NAME=VALUE
-# a line, for its results
+# lab_settings_dump: every setting of lab/settings as this run has it, one
+# NAME=VALUE a line, on stdout, to store beside the run's results
 lab_settings_dump() {
 	local name
+	echo "# every setting of lab/settings as this run had it, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	for name in $(sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' "$LAB_TOP/lab/settings"); do
 		printf '%s=%s\n' "$name" "${!name:-}"
-	done >"$1"
+	done
 }
 
 say() { printf '[lab] %s\n' "$*" >&2; }

@@ -19,6 +19,7 @@ hdr=$LINUX/kernel/sched/newidle.h
 need gcc
 d=$OUT/sim
 mkdir -p "$d"
+lab_settings_dump >"$d/settings.txt"
 # tools/include has the kernel's linux/types.h, hash.h and compiler.h
 # the success weight as the tree has it (sched.h, fair.c), as a header
 est=$d/estimator.h

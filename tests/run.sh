@@ -23,6 +23,7 @@ lab_lock
 t0=$(date +%s)
 passed=0 failed=0 skipped=0 failed_parts=""
 mkdir -p "$OUT/logs"
+lab_settings_dump >"$OUT/logs/check-settings.txt"
 declare -A ready=()
 
 # prepared NEED: what a part needs is there (prepared once, on first need)

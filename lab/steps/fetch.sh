@@ -67,12 +67,10 @@ if [ ! -f "$deb" ]; then
 	# shellcheck disable=SC2086
 	avail=$(apt-cache $opts policy "$DEB_PKG" | sed -n 's/^ *Candidate: //p')
 	[ -n "$avail" ] && [ "$avail" != "(none)" ] || die "$DEB_PKG is not on $DEB_MIRROR $DEB_SUITE"
-	if [ "$avail" != "$DEB_VER" ]; then
-		say "NOTE: $DEB_PKG $DEB_VER has left the mirror; taking $avail (sha256 from the signed index)"
-		DEB_VER=$avail
-		DEB_SHA256=""
-		deb=$APT/${DEB_PKG}_$(printf %s "$DEB_VER" | sed 's/:/%3a/')_all.deb
-	fi
+	# the pinned version only: another one would need its own sha256 and base
+	# shellcheck disable=SC2086
+	apt-cache $opts show "$DEB_PKG=$DEB_VER" >/dev/null 2>&1 ||
+		die "$DEB_PKG $DEB_VER (DEB_VER in lab/settings) is no longer on $DEB_MIRROR $DEB_SUITE, which has $avail: to take that one, set DEB_VER=$avail and DEB_SHA256 to its sha256"
 	say "downloading $DEB_PKG $DEB_VER (about 167 MB)"
 	# shellcheck disable=SC2086
 	# into a directory of its own: an interrupted download leaves no .deb

@@ -10,6 +10,9 @@
 #   bisect      the guest config and a minimal one (no SCHEDSTATS, no NUMA,
 #               no SCHED_MC) build after every patch
 #   warnings    W=1 and sparse (C=2) on kernel/sched/: base vs patched; new ones fail
+#               (built in out/lkml/w1-VARIANT; the trees and their builds untouched)
+#   kunit       tools/testing/kunit/kunit.py run --kunitconfig=kernel/sched/tests
+#               (UML, in out/lkml/kunit), its parser's result per case
 # A check whose tool is missing SKIPs, naming the Debian package.
 # Settings: LKML_CHECKS="checkpatch am spelling docs" runs a subset (make check does);
 #   LKML_BISECT_CONFIGS="min" and LKML_BISECT_FROM=N narrow the bisection;
@@ -148,17 +151,25 @@ check_bisect() {
 }
 
 # sched_warnings VARIANT: the W=1 (and, where the kernel accepts this
-# sparse, C=2) warnings of kernel/sched/ in VARIANT's build, without paths
-# and line numbers
+# sparse, C=2) warnings of kernel/sched/ in VARIANT's tree, without paths
+# and line numbers. It builds in a directory of its own, out/lkml/w1-VARIANT,
+# from the guest build's .config, and touches nothing of the tree or of
+# that build: its kernel/sched/ objects are removed so that every file is
+# compiled, and warned about, again.
 sched_warnings() {
-	local src b c=""
+	local src b w c=""
 	src=$(variant_src "$1")
 	b=$(variant_build "$1")
+	w=$L/w1-$1
 	"$LAB_TOP/lab/prepare.sh" build "$1" >"$L/build-$1.log" 2>&1 ||
 		{ tail -5 "$L/build-$1.log" >&2; echo "  the $1 kernel does not build ($L/build-$1.log)" >&2; return 1; }
 	[ "$sparse" = yes ] && c="C=2"
-	touch "$src"/kernel/sched/*.c
-	make -s -C "$src" O="$b" CC=gcc W=1 $c kernel/sched/ >"$L/w1-$1.log" 2>&1 ||
+	mkdir -p "$w"
+	cmp -s "$b/.config" "$w/.config" || cp "$b/.config" "$w/.config"
+	rm -f "$w"/kernel/sched/*.o
+	# shellcheck disable=SC2086
+	kmake "$src" O="$w" olddefconfig >"$L/w1-$1.log" 2>&1 &&
+		kmake "$src" O="$w" -j"$JOBS" W=1 $c kernel/sched/ >>"$L/w1-$1.log" 2>&1 ||
 		{ tail -5 "$L/w1-$1.log" >&2; echo "  the W=1 build of kernel/sched/ ($1) failed" >&2; return 1; }
 	{ grep -E 'warning:|error:' "$L/w1-$1.log" || true; } |
 		sed -E "s|$src/||g; s|^(\.\./)+||; s|^([^:]+):[0-9]+:[0-9]+:|\1:|" | sort -u
@@ -186,6 +197,25 @@ check_warnings() {
 	echo "  no new warnings"
 }
 
+# The KUnit suite as bots and maintainers run it: kunit.py (UML) with the
+# suite's .kunitconfig, built in out/lkml/kunit; kunit.py's parser gives the
+# result of each case.
+check_kunit() {
+	local k=$L/kunit
+	[ -f "$LINUX/kernel/sched/tests/.kunitconfig" ] || { echo "  the series has no kernel/sched/tests/.kunitconfig"; return 1; }
+	mkdir -p "$k"
+	echo "  kunit.py run --kunitconfig=kernel/sched/tests (UML, build in $k)"
+	if ! (cd "$LINUX" && ./tools/testing/kunit/kunit.py run --kunitconfig=kernel/sched/tests \
+		--build_dir="$k" --jobs="$JOBS" --timeout=600 --json="$k/results.json") >"$L/kunit.log" 2>&1; then
+		grep -E '\[(FAILED|CRASHED|SKIPPED)\]|ERROR|error:|Testing complete' "$L/kunit.log" | sed 's/^/    /' | tail -20
+		echo "  kunit.py failed ($L/kunit.log)"
+		return 1
+	fi
+	# kunit.py's own parsed per-case results
+	grep -E '\[(PASSED|FAILED|SKIPPED|CRASHED)\]' "$L/kunit.log" | sed 's/^/    /'
+	grep -E 'Testing complete' "$L/kunit.log" | sed 's/^/  /'
+}
+
 # one check, in this process of its own: 'set -e' holds in the check
 if [ "${1:-}" = --one ]; then
 	one=${2:?usage: lab/tools/lkml.sh --one CHECK}
@@ -196,11 +226,12 @@ if [ "${1:-}" = --one ]; then
 fi
 
 for c in $checks; do
-	declare -F "check_$c" >/dev/null || die "unknown check '$c' (checkpatch am spelling docs bisect warnings)"
+	declare -F "check_$c" >/dev/null || die "unknown check '$c' (checkpatch am spelling docs bisect warnings kunit)"
 done
 lab_lock
 "$LAB_TOP/lab/prepare.sh" apply
 mkdir -p "$L"
+lab_settings_dump >"$L/settings.txt"
 declare -A result
 fail=0
 for c in $checks; do

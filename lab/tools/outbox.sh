@@ -109,7 +109,8 @@ OUTBOX_PROJ=$proj OUTBOX_SENDER=$sender OUTBOX_TMP=$tmp \
 commit() { git -C "$w" rev-parse "HEAD~$((n - $1))"; }
 
 rm -rf "$new"
-mkdir -p "$new"
+mkdir -p "$new" "$OUT/logs"
+lab_settings_dump >"$OUT/logs/outbox-settings.txt"
 while read -r set first last dep; do
 	out=$new/$set${v:+-v$v}
 	mkdir -p "$out"

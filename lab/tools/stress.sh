@@ -17,7 +17,8 @@ variants=$STRESS_VARIANTS
 inject=$STRESS_INJECT
 lab_lock
 "$LAB_TOP/lab/prepare.sh" apply
-mkdir -p "$OUT/run"
+mkdir -p "$OUT/run" "$OUT/logs"
+lab_settings_dump >"$OUT/logs/stress-settings.txt"
 expect=""
 [ "$inject" = 1 ] && expect='NMI backtrace for cpu'
 rc=0

@@ -40,6 +40,19 @@ rule_one_place() {
 	[ -z "$hits" ] || { echo "TAP results printed outside lab/guest/tap.sh:"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
 	hits=$(grep -nE 'cpio (-[a-zA-Z]* )*-o' "${files[@]}" 2>/dev/null | grep -v "^$root/lab/lib.sh:" || true)
 	[ -z "$hits" ] || { echo "cpio archives packed outside lab/lib.sh (cpio_pack):"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
+	# one_place WHAT PLACES ERE: ERE (outside comments) only in PLACES
+	one_place() {
+		local what=$1 places=$2 ere=$3 f h
+		h=$(grep -nE "$ere" "${files[@]}" "$root"/lab/guest/* 2>/dev/null | grep -vE '^[^:]*:[0-9]+:[[:space:]]*#' || true)
+		for f in $places; do h=$(grep -v "^$root/$f:" <<<"$h" || true); done
+		[ -z "$h" ] || { echo "$what outside $places:"; echo "$h" | sed "s|$root/|  |"; bad=1; }
+	}
+	one_place "a kernel config merged" "lab/lib.sh" 'merge_config\.sh'
+	one_place "a series applied with git am" "lab/lib.sh lab/steps/apply.sh lab/steps/variant-tree.sh" \
+		'(^|[;&|(]|then|do|if|!)[[:space:]]*git( -C [^ ]+)? am( |$)'
+	one_place "sched domains rebuilt" "lab/guest/sched.sh" 'cpuset\.cpus\.partition'
+	one_place "sched features read back" "lab/guest/sched.sh" "tr ' ' '\\\\n' *<"
+	one_place "a bench guest script written" "bench/lib.sh" '(echo|printf).*BENCH-PARAM'
 	return $bad
 }
 

@@ -66,6 +66,14 @@ DEB_MIRROR=http://192.0.2.77/debian fetch deb822
 t_check "fetch: DEB_MIRROR overrides it" grep -q ' http://192.0.2.77/debian trixie-backports main$' "$scratch/fetch/apt/sources.list"
 t_check "fetch: no mirror and no DEB_MIRROR: a clear error" refuses_with "set DEB_MIRROR" \
 	env PATH="$scratch/fake:$PATH" OUT="$scratch/fetch2" LAB_APT_ETC="$fx/apt/none" LAB_OS_RELEASE="$fx/apt/os-release-bookworm" lab/steps/fetch.sh
+# a mirror whose linux-source moved on: refused, naming DEB_VER, nothing downloaded
+mkdir -p "$scratch/moved"
+printf '#!/bin/sh\ncase " $* " in *" download "*) echo downloaded >"%s/moved/download" ;; esac\nexit 0\n' "$scratch" >"$scratch/moved/apt-get"
+printf '#!/bin/sh\ncase " $* " in *" policy "*) echo "  Candidate: 7.3.9-1~bpo13+1"; exit 0 ;; esac\nexit 100\n' >"$scratch/moved/apt-cache"
+chmod +x "$scratch/moved/apt-get" "$scratch/moved/apt-cache"
+t_check "fetch: the pinned version gone from the mirror: refused, naming DEB_VER" refuses_with "DEB_VER in lab/settings" \
+	env PATH="$scratch/moved:$PATH" OUT="$scratch/fetch3" LAB_APT_ETC="$fx/apt/deb822" LAB_OS_RELEASE="$fx/apt/os-release-bookworm" lab/steps/fetch.sh
+t_check "fetch: and nothing downloaded" test ! -e "$scratch/moved/download"
 t_check "fetch: no host name written into the project" \
 	test -z "$(git grep -lE 'https?://[a-z][a-z0-9.-]*\.(org|com|net)/debian' -- lab bench tests Makefile README.md || true)"
 
@@ -160,7 +168,18 @@ t_check "negative control: a bash script without pipefail, an sh one without -e"
 	test "$(grep -c 'no .set -eu' "$scratch/rules.out")" = 2
 rule_one_place "$scratch/bad" >"$scratch/rules.out" || true
 t_check "negative control: a step, a compile, a TAP printer and a cpio outside their place" \
-	test "$(grep -c -e 'outside lab/prepare.sh' -e 'outside bench/build-futexbench.sh' -e 'outside lab/guest/tap.sh' -e 'outside lab/lib.sh' "$scratch/rules.out")" = 4
+	test "$(grep -c -e 'outside lab/prepare.sh' -e 'outside bench/build-futexbench.sh' -e 'outside lab/guest/tap.sh' -e 'cpio archives packed outside lab/lib.sh' "$scratch/rules.out")" = 4
+mkdir -p "$scratch/bad2/lab/steps" "$scratch/bad2/bench" "$scratch/bad2/lab/guest"
+cat >"$scratch/bad2/lab/steps/w.sh" <<'BAD'
+"$src/scripts/kconfig/merge_config.sh" -m a b
+git -C "$t" am -q x.patch
+echo root >/sys/fs/cgroup/x/cpuset.cpus.partition
+tr ' ' '\n' <"$F" | grep NI_RANDOM
+echo "x=1	# BENCH-PARAM"
+BAD
+rule_one_place "$scratch/bad2" >"$scratch/rules.out" || true
+t_check "negative control: a config merge, a git am, a domain rebuild, a feature read-back and a bench guest script outside their place" \
+	test "$(grep -c -e '^a kernel config merged outside' -e '^a series applied with git am outside' -e '^sched domains rebuilt outside' -e '^sched features read back outside' -e '^a bench guest script written outside' "$scratch/rules.out")" = 5
 mkdir -p "$scratch/bad/lab" && cp lab/settings "$scratch/bad/lab/settings"
 t_check "negative control: an undocumented setting" eval '! rule_documented "$scratch/bad" >"$scratch/rules.out"'
 t_check "negative control: and it is named" grep -q 'UNDOCUMENTED_KNOB' "$scratch/rules.out"
