@@ -12,7 +12,9 @@
 #    or a tag that claims another person's action (Co-developed-by,
 #    Tested-by, Acked-by, Reviewed-by), or any Link: (a URL the lab cannot
 #    check);
-#  - a version in the subjects when none was asked for (a new series).
+#  - a version in the subjects when none was asked for (a new series);
+#  - a cover letter without figures from hardware whose subject is not
+#    [RFC PATCH].
 # Usage: lab/tools/outbox-lint.sh DIR 'Name <address>' [VERSION]
 set -euo pipefail
 [ $# -ge 2 ] && [ -d "$1" ] || { echo "usage: $0 DIR 'Name <address>' [VERSION]" >&2; exit 2; }
@@ -47,10 +49,13 @@ for m in mails:
         if line.startswith("Link: "):
             bad.append("%s: '%s': no Link: to a URL the lab cannot check" % (n, line))
     subj = str(msg.get("Subject", ""))
-    if not version and re.match(r"\[PATCH v[0-9]+", subj):
+    if not version and re.match(r"\[(RFC )?PATCH v[0-9]+", subj):
         bad.append("%s: 'Subject: %s' numbers a series that is new (no LKML_VERSION given)" % (n, subj))
 for c in covers:
     text = open(c, encoding="utf-8").read()
+    csubj = str(email.message_from_string(text).get("Subject", ""))
+    if "no benchmark report from hardware" in text and not re.match(r"\[RFC PATCH", csubj):
+        bad.append("%s: no figures from hardware, and not an [RFC PATCH]: %s" % (os.path.basename(c), csubj))
     for i, line in enumerate(text.split("\n"), 1):
         if re.search(r"(^|[ (`\"])(lab|sim|bench|out|patches|tests)/[A-Za-z0-9_.-]", line):
             bad.append("cover letter names a path of the lab: line %d: %s" % (i, line))

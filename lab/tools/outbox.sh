@@ -19,7 +19,8 @@
 # them; the outbox is refused when they are unset, are the project's
 # placeholder identity (the one patches/ carries), or cannot receive mail.
 # The benchmark report is OUTBOX_BENCH (out/bench/latest/report.txt); one
-# from emulation ('EMULATED' or 'emulated (icount)') is never pasted.
+# from emulation ('EMULATED' or 'emulated (icount)') is never pasted, and
+# without one from hardware the sets go out as [RFC PATCH].
 # The new outbox is written beside the old one and swapped in at the end;
 # the old one becomes out/outbox/previous; a rejected one stays in
 # out/outbox/rejected.
@@ -79,6 +80,8 @@ fi
 "$LAB_TOP/sim/cover-table.sh" "$table" >"$tmp/sim.txt" ||
 	die "the model's table A ($table) does not back the cover letter (above): no outbox written"
 report=$OUTBOX_BENCH
+# a series that changes scheduling without figures from hardware is an RFC
+rfc=(--rfc)
 if [ ! -f "$report" ]; then
 	echo "  (no benchmark report from hardware yet)" >"$tmp/bench.txt"
 elif grep -q -i -E 'EMULATED|emulated \(icount\)|QEMU' "$report"; then
@@ -86,7 +89,9 @@ elif grep -q -i -E 'EMULATED|emulated \(icount\)|QEMU' "$report"; then
 	echo "  (no benchmark report from hardware yet)" >"$tmp/bench.txt"
 else
 	sed 's/^/  /; s/ *$//' "$report" >"$tmp/bench.txt"
+	rfc=()
 fi
+[ ${#rfc[@]} = 0 ] || say "no benchmark report from hardware: the sets go out as [RFC PATCH]"
 
 # the sender's commits: the series in a scratch worktree, each commit's
 # author the sender, its sign-off the sender's
@@ -135,7 +140,8 @@ while read -r set first last dep; do
 		cc+=(--cc="$line")
 	done <"$letters/cc"
 	git -C "$w" -c user.name="$name" -c user.email="$email" format-patch -q ${v:+-v"$v"} \
-		--cover-letter --thread=shallow --base="$BASE_TAG" "${to[@]}" "${cc[@]}" -o "$out" "$range"
+		"${rfc[@]}" --cover-letter --thread=shallow --base="$BASE_TAG" "${to[@]}" "${cc[@]}" \
+		-o "$out" "$range"
 	cover=$(ls "$out"/*0000-cover-letter.patch)
 	emu=$letters/emulated-$set.txt
 	[ -f "$emu" ] || emu=/dev/null

@@ -57,14 +57,16 @@ cover=$(ls "$gate"/0000-cover-letter.patch 2>/dev/null || echo none)
 t_check "outbox: two sets, the fixes (3 mails and a letter) and the gate (5 and a letter)" \
 	test "$(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l)" = "4 6"
 t_check "outbox: each set numbers its own patches" \
-	eval 'grep -q "^Subject: \[PATCH 1/3\] sched/fair: Fix the off-by-one" "$fixes"/0001-*.patch &&
-		grep -q "^Subject: \[PATCH 1/5\] sched/fair: Add a deterministic" "$gate"/0001-*.patch'
+	eval 'grep -q "^Subject: \[RFC PATCH 1/3\] sched/fair: Fix the off-by-one" "$fixes"/0001-*.patch &&
+		grep -q "^Subject: \[RFC PATCH 1/5\] sched/fair: Add a deterministic" "$gate"/0001-*.patch'
 t_check "outbox: the gate's set names the fixes as prerequisites, after base-commit" \
 	eval 'test "$(grep -c "^prerequisite-patch-id: " "$cover")" = 3 && grep -q "^base-commit: " "$cover"'
 t_check "outbox: the fixes' letter has its subject and stable policy" \
-	eval 'grep -q "^Subject: \[PATCH 0/3\] sched/fair: Fix the newidle balance success estimate" "$fixes/0000-cover-letter.patch" &&
-		grep -q "none Cc: stable" "$fixes/0000-cover-letter.patch"'
-t_check "outbox: a new series: no version in the subjects" eval '! grep -q "^Subject: \[PATCH v" "$scratch"/outbox/*/*.patch'
+	eval 'grep -q "^Subject: \[RFC PATCH 0/3\] sched/fair: Fix the newidle balance success estimate" "$fixes/0000-cover-letter.patch" &&
+		grep -q "stable+noautosel" "$fixes/0000-cover-letter.patch"'
+t_check "outbox: a new series: no version in the subjects" eval '! grep -q "^Subject: \[\(RFC \)\?PATCH v" "$scratch"/outbox/*/*.patch'
+t_check "outbox: without figures from hardware every mail is an [RFC PATCH]" \
+	eval '! grep -h "^Subject: " "$scratch"/outbox/*/*.patch | grep -v -q "^Subject: \[RFC PATCH "'
 t_check "outbox: the emulated report is not in the cover letter" eval '! grep -q 424242 "$cover"'
 t_check "outbox: the letter says there is no report from hardware" grep -q 'no benchmark report from hardware' "$cover"
 t_check "outbox: every From: is the sender" eval '! grep -h "^From: " "$scratch"/outbox/*/*.patch | grep -v -q "From: Ada Tester <ada.tester@mail.kernel-lab.org>"'
@@ -100,12 +102,15 @@ t_check "lint: an emulated figure with its label passes" lab/tools/outbox-lint.s
 t_check "lint: an unlabelled model table fails" lint 's/a model, not a measurement/measured/' "$c" "not labelled"
 t_check "lint: a Tested-by of someone else fails" lint '/^Signed-off-by:/i Tested-by: Kayra Cizmeci <k@example.org>' "$p1" "claims another person's action"
 t_check "lint: a Link: fails" lint '/^Signed-off-by:/i Link: https://example.org/x' "$p1" "no Link:"
-t_check "lint: a version on a new series fails" lint 's/^Subject: \[PATCH /Subject: [PATCH v5 /' "$p1" "numbers a series"
+t_check "lint: a version on a new series fails" lint 's/^Subject: \[RFC PATCH /Subject: [RFC PATCH v5 /' "$p1" "numbers a series"
+t_check "lint: a letter without figures from hardware that is not an RFC fails" \
+	lint 's/^Subject: \[RFC PATCH /Subject: [PATCH /' "$c" "not an \[RFC PATCH\]"
 t_check "lint: another person's Signed-off-by fails" lint '/^Signed-off-by:/i Signed-off-by: Qing Wang <q@example.org>' "$p1" "is not the sender"
 t_check "lint: another From: fails" lint 's/^From: .*/From: Qing Wang <q@example.org>/' "$p1" "is not the sender"
 sed '/emulated/d' "$scratch/emulated.txt" >"$scratch/hardware.txt"
 me env OUTBOX_BENCH="$scratch/hardware.txt" lab/tools/outbox.sh >"$scratch/outbox.log" 2>&1 || true
 t_check "negative control: a report from hardware is pasted" grep -q 424242 "$gate"/0000-cover-letter.patch
+t_check "outbox: with figures from hardware, a [PATCH], not an RFC" grep -q '^Subject: \[PATCH 0/5\]' "$gate"/0000-cover-letter.patch
 t_check "outbox: the earlier one became the previous outbox" test -d "$scratch/outbox/previous/gate"
 t_check "outbox: out/outbox was not touched" eval '! grep -qs 424242 "$OUT"/outbox/*/*0000-cover-letter.patch'
 
