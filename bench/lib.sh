@@ -22,6 +22,8 @@ bench_preset() {
 		BENCH_WARMUP_RUNS BENCH_BOOTS BENCH_REBUILD; do
 		[ -n "${!key:-}" ] || die "$f does not set $key"
 	done
+	# an empty setting takes the preset's value: '-' asks for no features
+	[ "${BENCH_FEATURES:-}" != - ] || BENCH_FEATURES=""
 	BENCH_PRESET=$1
 	export LAB_CPUS=$BENCH_CPUS LAB_SOCKETS=$BENCH_SOCKETS LAB_THREADS=$BENCH_THREADS
 }
