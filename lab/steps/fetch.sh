@@ -50,7 +50,7 @@ deb=$APT/${DEB_PKG}_$(printf %s "$DEB_VER" | sed 's/:/%3a/')_all.deb
 if [ ! -f "$deb" ]; then
 	need apt-get
 	if [ -z "${DEB_MIRROR:-}" ]; then
-		DEB_MIRROR=$("$LAB_TOP/lab/steps/mirror.sh" "$LAB_APT_ETC") ||
+		DEB_MIRROR=$("$LAB_TOP/lab/steps/mirror.sh" "$LAB_APT_ETC" "$LAB_OS_RELEASE") ||
 			die "no Debian mirror found in the machine's apt configuration: set DEB_MIRROR=URI"
 		say "Debian mirror from the apt configuration: $DEB_MIRROR"
 	fi

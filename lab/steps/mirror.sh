@@ -5,10 +5,11 @@
 # sources.list, sources.list.d/*.list (one-line format) and
 # sources.list.d/*.sources (deb822). Security and third-party archives
 # (other suites) are passed over.
-# Usage: lab/steps/mirror.sh [APT-ETC-DIR [OS-RELEASE-FILE]]   (/etc/apt, /etc/os-release;
-# LAB_OS_RELEASE=file names another os-release)
+# Usage: lab/steps/mirror.sh [APT-ETC-DIR [OS-RELEASE-FILE]]   (LAB_APT_ETC,
+# LAB_OS_RELEASE of lab/settings: /etc/apt, /etc/os-release)
 set -euo pipefail
-etc=${1:-/etc/apt}
+. "$(dirname "$0")/../lib.sh"
+etc=${1:-$LAB_APT_ETC}
 osr=${2:-$LAB_OS_RELEASE}
 [ -d "$etc" ] || { echo "mirror: no apt configuration directory $etc" >&2; exit 1; }
 codename=$({ sed -n 's/^VERSION_CODENAME=//p' "$osr" 2>/dev/null || true; } | tr -d '"' | head -1)

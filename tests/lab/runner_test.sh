@@ -55,7 +55,8 @@ rc=0
 runner out2 env ONLY=a tests/run.sh >"$scratch/run.out" 2>"$scratch/run.err" || rc=$?
 t_check "runner: ONLY=a runs part a alone" test "$(tail -1 "$scratch/run.out")" = "1 passed, 0 failed, 1 skipped"
 t_check "runner: and passes" test "$rc" = 0
-t_check "runner: no other part ran" test "$(ls "$scratch/out2/logs")" = "$(printf 'check-a.err\ncheck-a.log')"
+t_check "runner: no other part ran" test "$(ls "$scratch/out2/logs")" = "$(printf 'check-a.err\ncheck-a.log\ncheck-settings.txt')"
+t_check "runner: the run's settings are stored beside its logs" grep -q '^CHECK_PARTS=' "$scratch/out2/logs/check-settings.txt"
 rc=0
 runner out3 make -s check ONLY="f g" >"$scratch/run.out" 2>"$scratch/run.err" || rc=$?
 t_check "runner: make check ONLY=\"f g\" runs those two" test "$(tail -1 "$scratch/run.out")" = "2 passed, 0 failed, 0 skipped"

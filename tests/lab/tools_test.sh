@@ -56,6 +56,8 @@ t_check "mirror: one-line sources.list with options, comments, deb-src" test "$(
 t_check "mirror: a disabled stanza is passed over, continued fields read" test "$(mirror disabled)" = file:/srv/mirror/debian
 t_check "mirror: no Debian mirror at all is an error" refuses_with "no Debian mirror for bookworm" \
 	lab/steps/mirror.sh "$fx/apt/none" "$fx/apt/os-release-bookworm"
+t_check "mirror: without arguments it takes LAB_APT_ETC and LAB_OS_RELEASE from lab/settings" \
+	test "$(env -u LAB_OS_RELEASE LAB_APT_ETC="$fx/apt/deb822" lab/steps/mirror.sh 2>/dev/null)" = http://192.0.2.10/debian
 mkdir -p "$scratch/fake"
 printf '#!/bin/sh\necho "E: fake apt-get, no network" >&2\nexit 100\n' >"$scratch/fake/apt-get"
 chmod +x "$scratch/fake/apt-get"
