@@ -127,10 +127,12 @@ for s in "${base##*/}" "${gate##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/d
 	t_check "checklist: $s" grep -qF -- "$s" "$dest/CHECKLIST.txt"
 done
 
-# A config that does not build: the small one with an initramfs that is not there
-# (incremental on the build above: only usr/ is rebuilt, and fails).
+# A config that does not build: the small one with an initramfs that is not
+# there (incremental on the build above: what initrd support touches is
+# rebuilt, and usr/ fails). The small config has no initrd support, without
+# which olddefconfig would drop the source and the kernel would build.
 cp "$dest/base/config" "$scratch/broken.config"
-echo 'CONFIG_INITRAMFS_SOURCE="/nonexistent/lab-initramfs"' >>"$scratch/broken.config"
+printf 'CONFIG_BLK_DEV_INITRD=y\nCONFIG_INITRAMFS_SOURCE="/nonexistent/lab-initramfs"\n' >>"$scratch/broken.config"
 t_check "a config that does not build fails" fails env TESTER_OUT="$dest" "$tk" "$scratch/broken.config"
 t_check "... saying so, with the log" grep -q 'base: the kernel does not build with this config .*build.log; no packages' "$scratch/log"
 t_check "... and leaves no package" test -z "$(ls "$dest"/*.deb 2>/dev/null)"

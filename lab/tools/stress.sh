@@ -32,7 +32,7 @@ for v in $variants; do
 export HOTPLUG=$STRESS_HOTPLUG REBUILDS=$STRESS_REBUILDS TOGGLES=$STRESS_TOGGLES
 export TOGGLE_FEATURES="${STRESS_TOGGLE_FEATURES:-$features}"
 export STRESS_INJECT=$inject
-exec /lab/tools/stress.sh
+exec /lab/stress.sh
 SH
 	t0=$(date +%s)
 	# the debug kernels boot slowly under TCG

@@ -82,3 +82,17 @@ rule_documented() {
 	done
 	return $bad
 }
+
+# rule_guest_paths ROOT: every guest script a script names as /lab/NAME.sh
+# (what the host writes for the guest to run, and the guest's own scripts)
+# is a file of lab/guest/, which lab/steps/initramfs.sh copies to /lab/;
+# /lab/run.sh is the one lab/steps/boot.sh writes, /lab/bin/ and
+# /lab/kselftest/ hold what the lab builds.
+rule_guest_paths() {
+	local root=$1 bad=0 p
+	for p in $(grep -rhoE '(^|[^A-Za-z0-9_./$-])/lab/[A-Za-z0-9_/.-]+\.sh' "$root"/lab "$root"/bench "$root"/tests/*.sh 2>/dev/null |
+		grep -oE '/lab/[A-Za-z0-9_/.-]+\.sh' | grep -vE '^/lab/(run\.sh|bin/|kselftest/)' | LC_ALL=C sort -u); do
+		[ -f "$root/lab/guest/${p#/lab/}" ] || { echo "the guest has no $p (no lab/guest/${p#/lab/})"; bad=1; }
+	done
+	return $bad
+}

@@ -182,6 +182,10 @@ BAD
 rule_one_place "$scratch/bad2" >"$scratch/rules.out" || true
 t_check "negative control: a config merge, a git am, a domain rebuild, a feature read-back and a bench guest script outside their place" \
 	test "$(grep -c -e '^a kernel config merged outside' -e '^a series applied with git am outside' -e '^sched domains rebuilt outside' -e '^sched features read back outside' -e '^a bench guest script written outside' "$scratch/rules.out")" = 5
+t_check "rules: every /lab/NAME.sh a script runs in the guest is a file of lab/guest" rule_guest_paths "$top"
+printf '#!/bin/sh\nexec /lab/tools/stress.sh\n' >"$scratch/bad2/lab/steps/g.sh"
+t_check "negative control: a guest path that the initramfs does not have" \
+	eval '! rule_guest_paths "$scratch/bad2" >"$scratch/rules.out" && grep -q "the guest has no /lab/tools/stress.sh" "$scratch/rules.out"'
 mkdir -p "$scratch/bad/lab" && cp lab/settings "$scratch/bad/lab/settings"
 t_check "negative control: an undocumented setting" eval '! rule_documented "$scratch/bad" >"$scratch/rules.out"'
 t_check "negative control: and it is named" grep -q 'UNDOCUMENTED_KNOB' "$scratch/rules.out"
