@@ -22,6 +22,8 @@
 #           WORKLOADS="sembench8 sembench815 futex8 futex815"
 #           SEMBENCH=path  SEMBENCH_URL=https://github.com/davidlohr/sembench-ng
 #           BENCH_CV_MAX=2 (bench/report.sh)
+#           ABA_FEATURES (and bench/aba.sh's other ABA_* files): stand-ins
+#           for the kernel's files, for the tests; root is then not needed
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
@@ -31,7 +33,10 @@ workloads=${WORKLOADS:-sembench8 sembench815 futex8 futex815}
 url=${SEMBENCH_URL:-https://github.com/davidlohr/sembench-ng}
 commit=26350892f66df56e6fa06a0c7c104ef1de322136
 die() { echo "bare-metal: $*" >&2; exit 1; }
-[ "$(id -u)" = 0 ] || die "run as root (it writes /sys/kernel/debug/sched/features)"
+# ABA_FEATURES and bench/aba.sh's other ABA_* stand-ins (the tests') replace
+# the kernel's files; then root is not needed
+F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
+[ -n "${ABA_FEATURES:-}" ] || [ "$(id -u)" = 0 ] || die "run as root (it writes $F)"
 mkdir -p "$out/bin"
 
 # sembench: the tester's, or the review's commit fetched, checked and built
@@ -55,9 +60,10 @@ case " $workloads " in
 	PATH=$out/bin:$PATH
 	;;
 esac
-F=/sys/kernel/debug/sched/features
-[ -e $F ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
-[ -w $F ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
+[ -e "$F" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+[ -w "$F" ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
+SCHED_FEATURES=$F
+# shellcheck source=lab/guest/sched.sh
 . "$here/../lab/guest/sched.sh"
 {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \

@@ -130,8 +130,13 @@ def summary(v):
 
 
 # Counts that explain a result rather than rate it: their verdict is
-# "higher" or "lower", not "better" or "worse".
+# "higher" or "lower", not "better" or "worse"; so are the per-level
+# telemetry figures (dom_LEVEL_...).
 NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "main_migrations_per_1k", "main_csw_per_1k"}
+
+
+def is_neutral(metric):
+    return metric in NEUTRAL or metric.startswith("dom_")
 
 
 # What the summary table shows besides the main metrics: the schedstat deltas.
@@ -199,7 +204,7 @@ def main():
         wl, metric = k
         d = data[k]
         better = "lower" if lower_is_better(metric) else "higher"
-        neutral = metric in NEUTRAL
+        neutral = is_neutral(metric)
         lines.append("%s: %s (%s)" % (wl, metric, "explains, neither way is better" if neutral
                                        else better + " is better"))
         lines.append("  %-*s %4s %12s %12s %12s %12s %6s %8s  %-21s %s" % (
@@ -217,7 +222,12 @@ def main():
             if c in comp and all(x in d for x in comp[c]):
                 base = [v for x in comp[c] for v in d[x]]
                 bm = sum(base) / len(base)
-                if len(d[c]) > 1 and len(base) > 1:
+                if bm == 0:
+                    # a counter that stayed at 0 in the baselines (no pulls at
+                    # a level, say): no relative delta to give
+                    r.update({"verdict": "baseline 0"})
+                    ci = "-"
+                elif len(d[c]) > 1 and len(base) > 1:
                     diff, se, df, t, p = welch(d[c], base)
                     if df == float("inf") or se == 0.0:
                         q = 1.959963984540054
@@ -243,7 +253,8 @@ def main():
                 lasts = d[comp[c][-1]]
                 r["drift_pct"] = pct(sum(lasts) / len(lasts), sum(firsts) / len(firsts))
                 r["baselines"] = "+".join(comp[c])
-                extra = "%+7.2f%%  %-21s %s" % (r["delta_pct"], ci, r["verdict"])
+                extra = "%8s  %-21s %s" % ("-" if r["delta_pct"] is None else "%+7.2f%%" % r["delta_pct"],
+                                           ci, r["verdict"])
             lines.append(("  %-*s %4d %12.4f %12.4f %12.4f %12.4f %5.2f%% %s" % (
                 w, name(c), s["n"], s["mean"], s["median"], s["min"], s["max"], s["cv_pct"], extra)).rstrip())
             if o.cv_max > 0 and metric in primary and s["cv_pct"] > o.cv_max:
@@ -252,6 +263,8 @@ def main():
         for b, base in compares:
             if b in d and all(x in d for x in base):
                 r = [x for x in rows if x["workload"] == wl and x["metric"] == metric and x["condition"] == b][0]
+                if r["delta_pct"] is None:
+                    continue
                 lines.append("  %s vs mean of %s: %+.2f%% (%s); baseline drift (%s vs %s): %+.2f%%" % (
                     name(b), " and ".join(name(x) for x in base), r["delta_pct"], r["verdict"],
                     name(base[-1]), name(base[0]), r["drift_pct"]))

@@ -144,6 +144,33 @@ t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/sst")" = 
 printf '#!/bin/sh\necho "nothing to report"\n' >"$scratch/fake/futexbench"
 t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
 
+# --- bench/bare-metal.sh on the host: the tester's sembench binary and
+# futexbench, fakes, against the stand-in files; it must run both
+mkdir -p "$scratch/bm"
+printf '#!/bin/sh\necho "run time 6 seconds 12345 worker burns per second (fake)"\n' >"$scratch/bm/sembench"
+printf '#!/bin/sh\necho "threads=8 wake=4 seconds=6 completions_per_s=200.5"\necho "interval t_ms=250 completions=50"\necho "interval t_ms=6000 completions=1200"\n' >"$scratch/bm/futexbench"
+chmod +x "$scratch/bm/sembench" "$scratch/bm/futexbench"
+echo "NI_RANDOM NI_RATE NI_GATE" >"$scratch/features"
+bm() {
+	env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" \
+		ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 FEATURES="NI_GATE NI_NOSUCH" \
+		WORKLOADS="sembench815 futex8" bench/bare-metal.sh "$scratch/bm-out" >"$scratch/bm.txt" 2>&1
+}
+bm || true
+t_check "bare-metal: sembench815 measured with the tester's binary, A/B/A of NI_GATE" \
+	eval 'grep -q "^sembench815,B,2,burns_per_s,12345" "$scratch/bm-out/sembench815-NI_GATE.csv" &&
+		grep -q "^sembench815,A2,2,burns_per_s,12345" "$scratch/bm-out/sembench815-NI_GATE.csv"'
+t_check "bare-metal: futex8 beside it" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bm-out/futex8-NI_GATE.csv"
+t_check "bare-metal: the report names the binary and both workloads" \
+	eval 'grep -q "sembench: the tester.s binary" "$scratch/bm-out/report.txt" && grep -q "sembench815, A/B/A of NI_GATE" "$scratch/bm-out/report.txt" &&
+		grep -q "futex8, A/B/A of NI_GATE" "$scratch/bm-out/report.txt"'
+t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: skipped' "$scratch/bm-out/report.txt"
+t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
+	eval 'grep -q "ni_lb_count (explains" "$scratch/bm-out/report.txt" && grep -q "  baseline 0$" "$scratch/bm-out/report.txt"'
+t_check "bare-metal: the feature put back as it was (the stand-in holds the last write)" test "$(cat "$scratch/features")" = NI_GATE
+t_check "negative control: a SEMBENCH that is not there is refused" \
+	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" bench/bare-metal.sh "$scratch/bm-bad"
+
 # --- bench/collect.sh: the measurements in a benchmark console
 printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
 t_check "collect: the rows of a console" test "$(bench/collect.sh "$scratch/good.txt")" = "futex,A,1,completions_per_s,1.5"
