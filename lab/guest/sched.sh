@@ -8,8 +8,10 @@ SCHED_FEATURES=${SCHED_FEATURES:-/sys/kernel/debug/sched/features}
 # NO_NAME; fails when the kernel has no such feature
 feat() { tr ' ' '\n' <"$SCHED_FEATURES" | grep -E "^(NO_)?$1\$"; }
 
-# feats: the newidle features (NI_*) as they are, on one line
-feats() { tr ' ' '\n' <"$SCHED_FEATURES" | grep -E '^(NO_)?NI_' | tr '\n' ' ' | sed 's/ $//'; }
+# feats: the newidle features (NI_*) as they are, on one line (no newline:
+# for $(feats)); feat_lines: the same, one per line
+feats() { feat_lines | tr '\n' ' ' | sed 's/ $//'; }
+feat_lines() { tr ' ' '\n' <"$SCHED_FEATURES" | grep -E '^(NO_)?NI_'; }
 
 # set_feat SETTING: write NAME or NO_NAME and read it back; fails when it
 # did not take effect

@@ -21,7 +21,7 @@ for cpu in $D/cpu*; do
 done
 echo "== newidle features =="
 . /lab/sched.sh
-feats | tr ' ' '\n' | sed 's/^/  /'
+feat_lines | sed 's/^/  /'
 
 # every domain's newidle visits, gate, ratio and attempts, one line each
 state1() {

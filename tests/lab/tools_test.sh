@@ -144,6 +144,14 @@ t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/sst")" = 
 printf '#!/bin/sh\necho "nothing to report"\n' >"$scratch/fake/futexbench"
 t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
 
+# --- lab/guest/sched.sh's feature lists (make's summary reads the lines)
+printf 'GENTLE_FAIR_SLEEPERS NI_RANDOM NO_NI_RATE NI_GATE\n' >"$scratch/feat-list"
+t_check "sched.sh: feats gives the newidle features on one line" \
+	test "$(SCHED_FEATURES="$scratch/feat-list" sh -c '. lab/guest/sched.sh; feats')" = "NI_RANDOM NO_NI_RATE NI_GATE"
+SCHED_FEATURES="$scratch/feat-list" sh -c '. lab/guest/sched.sh; feat_lines' >"$scratch/feat-lines"
+t_check "sched.sh: feat_lines gives each on a line of its own, the last one ended" \
+	eval 'test "$(wc -l <"$scratch/feat-lines")" = 3 && test "$(tail -1 "$scratch/feat-lines")" = NI_GATE'
+
 # --- bench/bare-metal.sh on the host: the tester's sembench binary and
 # futexbench, fakes, against the stand-in files; it must run both
 mkdir -p "$scratch/bm"
