@@ -138,6 +138,15 @@ sed 's/,dom_mc_full,0,/,dom_mc_full,800,/' "$scratch/k.csv" >"$scratch/k3.csv"
 cmp_k "$scratch/k3.csv" >"$scratch/k3.txt" || true
 t_check "negative control: visits all at ratio 1024 are flagged as saying nothing about the gate" \
 	grep -q 'gate .*FLAG: asked on 0.0% of the visits.*says nothing about the gate' "$scratch/k3.txt"
+# NI_RATE in the emulated guest: three quarters of the visits at 1024 (the
+# rate4 preset's futex815 asked on 17-24 %) are flagged, a quarter is not
+sed 's/,dom_mc_full,0,/,dom_mc_full,600,/' "$scratch/k.csv" >"$scratch/k4.csv"
+cmp_k "$scratch/k4.csv" >"$scratch/k4.txt" || true
+t_check "regime: 600 of 800 visits at ratio 1024 are flagged (asked on 25%)" \
+	grep -q 'gate .*FLAG: asked on 25.0% of the visits' "$scratch/k4.txt"
+sed 's/,dom_mc_full,0,/,dom_mc_full,200,/' "$scratch/k.csv" >"$scratch/k5.csv"
+cmp_k "$scratch/k5.csv" >"$scratch/k5.txt" || true
+t_check "regime: 200 of 800 are not (asked on 75%)" eval '! grep -q FLAG "$scratch/k5.txt"'
 # Features mode: per-boot deltas of B against A and A2 of 2, 3 and 4 %:
 # mean 3 %, sd 1, t(0.975, 2) = 4.3027: 3 +- 2.4842 %.
 {
