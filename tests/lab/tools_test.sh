@@ -158,7 +158,8 @@ mkdir -p "$scratch/bm"
 printf '#!/bin/sh\necho "run time 6 seconds 12345 worker burns per second (fake)"\n' >"$scratch/bm/sembench"
 printf '#!/bin/sh\necho "threads=8 wake=4 seconds=6 completions_per_s=200.5"\necho "interval t_ms=250 completions=50"\necho "interval t_ms=6000 completions=1200"\n' >"$scratch/bm/futexbench"
 chmod +x "$scratch/bm/sembench" "$scratch/bm/futexbench"
-echo "NI_RANDOM NI_RATE NI_GATE" >"$scratch/features"
+# NO_NI_GATE at the start: A/B/A ends on NI_GATE, so only a restore puts it back
+echo "NI_RANDOM NI_RATE NO_NI_GATE" >"$scratch/features"
 bm() {
 	env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" \
 		ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 FEATURES="NI_GATE NI_NOSUCH" \
@@ -175,7 +176,7 @@ t_check "bare-metal: the report names the binary and both workloads" \
 t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: skipped' "$scratch/bm-out/report.txt"
 t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
 	eval 'grep -q "ni_lb_count (explains" "$scratch/bm-out/report.txt" && grep -q "  baseline 0$" "$scratch/bm-out/report.txt"'
-t_check "bare-metal: the feature put back as it was (the stand-in holds the last write)" test "$(cat "$scratch/features")" = NI_GATE
+t_check "bare-metal: the feature put back as it was, NO_NI_GATE (the stand-in holds the last write)" test "$(cat "$scratch/features")" = NO_NI_GATE
 t_check "negative control: a SEMBENCH that is not there is refused" \
 	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" bench/bare-metal.sh "$scratch/bm-bad"
 
