@@ -40,7 +40,7 @@ build) exit 0 ;;
 esac
 
 t0=$(date +%s)
-echo "Gate model (sim/gate_sim.c, built against $(git -C "$LINUX" describe --always patched 2>/dev/null || echo out/linux):kernel/sched/newidle.h):"
+echo "Gate model (sim/*.c, built against $(git -C "$LINUX" describe --always patched 2>/dev/null || echo out/linux):kernel/sched/newidle.h):"
 echo "$(uname -m), $(nproc) CPUs, one worker per CPU; userspace: every table is a model, no kernel runs"
 echo
 # table A also writes every k to A-lockon.csv
