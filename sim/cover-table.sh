@@ -1,48 +1,89 @@
 #!/bin/bash
-# The cover letter's model table, from table A of the gate model (sim/run.sh
-# writes it to out/sim/A-lockon.txt): per NI_RATE term and jitter, the mean
-# and worst-k pulls of this series' gate, of the plain accumulator and of the
-# dice against itself, relative to the dice with its off-by-one fixed.
-# Fails, naming the setting, when the gate's row misses the stated claim or
-# the table lacks a setting's rows.
-# Usage: sim/cover-table.sh A-LOCKON.TXT
+# The cover letter's model table, from the gate model's tables (sim/run.sh
+# writes them to out/sim/*.txt): the most CPUs attempting at once (D), the
+# lock-on pulls against the dice (A), the count and gap bounds (C).
+# Given one file, it also reads the tables beside it (B-*.txt .. D-*.txt),
+# so out/sim/A-lockon.txt names them all; a file may hold several tables.
+# Fails, naming it, when a claim of the gate reads MISSED or a table's rows
+# are missing.
+# Usage: sim/cover-table.sh TABLE.TXT...
 set -euo pipefail
-[ $# = 1 ] && [ -f "$1" ] || { echo "usage: $0 A-LOCKON.TXT (sim/run.sh writes it)" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 TABLE.TXT... (sim/run.sh writes them to out/sim)" >&2; exit 2; }
+files=("$@")
+if [ $# = 1 ]; then
+	for f in "$(dirname "$1")"/[B-D]-*.txt; do
+		[ -f "$f" ] && [ "$f" != "$1" ] && files+=("$f")
+	done
+fi
+for f in "${files[@]}"; do
+	[ -f "$f" ] || { echo "$0: no $f" >&2; exit 2; }
+done
 awk '
-function cell(d) { return (d in mean) ? sprintf("%6s / %-6s", mean[d], worst[d]) : "   (missing)   " }
+function miss(what) { printf "%s: the gate misses its claim\n", what > "/dev/stderr"; bad = 1 }
+/same [0-9]+ visits/ { match($0, /same [0-9]+ visits/); visits = substr($0, RSTART + 5, RLENGTH - 12) }
+# D: N, scenario, gate, states, rotating, states, aligned, dice range, claim
+/^ *[0-9]+ +(constant|moving|decay) +[-+][0-9]+ / {
+	ls[++nls] = sprintf("  %4s  %-15s %6s %9s %9s     %-11s", $1, scen[$2], $3, $5, $7, $8)
+	if ($NF != "met") miss("lockstep, N=" $1 ", " $2)
+}
+# A: T, jitter, design, mean, worst (k), sd, claim
 /^ *[0-9]+ +[0-9]+% +/ {
 	t = $1; j = $2
-	if (!((t, j) in seen)) { order[++n] = t SUBSEP j; seen[t, j] = 1 }
+	if (!((t, j) in seen)) { order[++nlo] = t SUBSEP j; seen[t, j] = 1 }
 	line = $0
 	sub(/^ *[0-9]+ +[0-9]+% +/, "", line)
-	# design name, then mean%, worst% (k=..), verdict
 	if (match(line, / +[0-9.]+% +[0-9.]+% /)) {
 		d = substr(line, 1, RSTART - 1)
 		split(substr(line, RSTART), f, " ")
-		key = t SUBSEP j SUBSEP d
-		mean[key] = f[1]; worst[key] = f[2]
-		verdict[key] = $NF
+		# the dice against itself: the draw with the lowest worst k
+		if (d ~ /^fixed dice\/64 again/) {
+			d = "fixed dice/64 again"
+			if ((t, j) in low && low[t, j] <= f[2] + 0) next
+			low[t, j] = f[2] + 0
+		}
+		k = t SUBSEP j SUBSEP d
+		cell[k] = sprintf("%5.1f / %-5.1f", f[1], f[2])
+		if (d == "gate/64" && $NF != "met") miss("lock-on, T=" t ", jitter " j)
 	}
 }
+# C: the count from CPU 0 and from every start, the gaps
+/^ *count, CPU 0: / { cnt0 = $4; if ($NF != "met") miss("count, CPU 0") }
+/^ *count, CPUs / {
+	cntall = $4 (NF > 6 ? " (" $5 " of " $7 " stray)" : "")
+	if ($NF != "met") miss("count, every CPU start")
+}
+/^ *gaps, gate: / { gap = $3 " of " $6 " visits " $9; if ($NF != "met") miss("gaps") }
+BEGIN {
+	scen["constant"] = "constant 100"; scen["moving"] = "moving 50..150"
+	scen["decay"] = "decay from 512"
+}
 END {
-	if (n == 0) { print "no rows of table A found" > "/dev/stderr"; exit 1 }
-	printf "  NI_RATE  period   pulls / fixed dice: mean over k, worst k\n"
-	printf "  term     jitter   this series       plain accumulator  dice vs itself\n"
-	bad = 0
-	for (i = 1; i <= n; i++) {
+	if (nls == 0) { print "no rows of the lockstep table (D) found" > "/dev/stderr"; bad = 1 }
+	if (nlo == 0) { print "no rows of the lock-on table (A) found" > "/dev/stderr"; bad = 1 }
+	if (cnt0 == "" || cntall == "" || gap == "") {
+		print "no count or gap lines of table C found" > "/dev/stderr"; bad = 1
+	}
+	printf "  CPUs 0..N-1 making the same %s visits at a common ratio: the most\n", visits
+	printf "  attempting on one visit above ceil(N * (1 + ratio) / 1024)\n"
+	printf "     N  ratio           this series  shared  aligned   dice, 8 seeds\n"
+	for (i = 1; i <= nls; i++) { row = ls[i]; sub(/ +$/, "", row); print row }
+	printf "\n  pulls / the dice when pull chances come every k-th visit:\n"
+	printf "  mean over k = 2..1024 / worst k, in %%\n"
+	printf "  NI_RATE  jitter  this series    plain          dice vs itself\n"
+	for (i = 1; i <= nlo; i++) {
 		split(order[i], tj, SUBSEP)
-		g = order[i] SUBSEP "gate/64"
-		p = order[i] SUBSEP "plain/64"
+		g = order[i] SUBSEP "gate/64"; p = order[i] SUBSEP "plain/64"
 		r = order[i] SUBSEP "fixed dice/64 again"
-		if (!(g in mean) || !(p in mean) || !(r in mean)) {
-			printf "T=%s jitter %s: a row is missing\n", tj[1], tj[2] > "/dev/stderr"; bad = 1; continue
+		if (!(g in cell) || !(p in cell) || !(r in cell)) {
+			printf "T=%s jitter %s: a row is missing\n", tj[1], tj[2] > "/dev/stderr"
+			bad = 1; continue
 		}
-		if (verdict[g] != "met") {
-			printf "T=%s jitter %s: the gate %s its claim\n", tj[1], tj[2], verdict[g] > "/dev/stderr"; bad = 1
-		}
-		row = sprintf("  %5s    %5s    %s   %s    %s", tj[1], tj[2], cell(g), cell(p), cell(r))
+		row = sprintf("  %5s    %5s   %s  %s  %s", tj[1], tj[2], cell[g], cell[p], cell[r])
 		sub(/ +$/, "", row)
 		print row
 	}
+	printf "\n  attempts - floor(S), S the sum of (1 + ratio) / 1024 since the domain\n"
+	printf "  was built: CPU 0 %s; every CPU %s\n", cnt0, cntall
+	printf "  the longest gap at a steady ratio r against ceil(2047 / (1 + r)):\n  %s\n", gap
 	exit bad
-}' "$1"
+}' "${files[@]}"

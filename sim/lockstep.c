@@ -1,274 +1,189 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "model.h"
 /* ------------------------------------------------------------------------
- * D. Lockstep: CPUs of one domain going newly idle in the same rounds
+ * D. Lockstep: N CPUs of a domain that make the same visits at a common
+ * ratio (the workers of one waker): do their states merge, and how many
+ * of them attempt on one visit?
  */
 
-struct lskind {
-	enum design design;
-	bool zero;		/* every CPU starts as rank 0 of 1 */
-	const char *name;
+enum scen { CONSTANT, MOVING, DECAY, NR_SCEN };
+
+static const char *const scen_name[NR_SCEN] = { "constant", "moving", "decay" };
+static const unsigned int ls_cpus[] = { 224, 20 };
+
+#define NR_LN		ARRAY_LEN(ls_cpus)
+#define LS_MAX_CPUS	224
+#define LS_SEEDS	8
+#define NR_SLOT		(3 + LS_SEEDS)	/* the gate, rotating, aligned, the dice's seeds */
+#define SLOT_DICE	3
+
+struct lsres {
+	int most;		/* the most attempting on one visit, less ceil */
+	unsigned int distinct;	/* distinct states at the end */
 };
-
-static const struct lskind ls_kinds[] = {
-	{ DICE73, false, "v7.3 dice" },
-	{ DICE, false, "fixed dice" },
-	{ PLAIN, true, "plain, zero" },
-	{ PLAIN, false, "plain" },
-	{ GOLDEN, false, "golden" },
-	{ GATE, false, "gate" },
-};
-
-#define NR_LK	ARRAY_LEN(ls_kinds)
-
-/* Adds to fired[v] whether visit v of @rounds at @ratio attempts. */
-static void gate_trace(struct gate *g, unsigned int ratio, unsigned int rounds,
-		       unsigned short *fired)
-{
-	unsigned int v;
-
-	/* one loop per design, so that the compiler inlines each */
-	if (ratio >= SCALE) {
-		for (v = 0; v < rounds; v++)
-			fired[v]++;
-	} else if (g->design == GATE) {
-		for (v = 0; v < rounds; v++)
-			fired[v] += newidle_gate(&g->state, ratio);
-	} else if (g->design == PLAIN) {
-		for (v = 0; v < rounds; v++)
-			fired[v] += plain_visit(&g->pos, ratio);
-	} else {
-		for (v = 0; v < rounds; v++)
-			fired[v] += gate_visit(g, ratio);
-	}
-}
-
-/* The most CPUs of @n (CPU i at ratio[i]) that attempt in one of @rounds rounds. */
-static unsigned int lockstep_most(const struct lskind *kind, const unsigned int *ratio,
-				  unsigned int n, unsigned int rounds, u64 key)
-{
-	unsigned short *fired = calloc(rounds, sizeof(*fired));
-	unsigned int i, v, most = 0;
-	struct gate g;
-
-	if (!fired)
-		fail("out of memory");
-	for (i = 0; i < n; i++) {
-		gate_init(&g, kind->design, kind->zero ? 0 : i, kind->zero ? 1 : n, key * 1024 + i);
-		gate_trace(&g, ratio[i], rounds, fired);
-	}
-	for (v = 0; v < rounds; v++)
-		if (fired[v] > most)
-			most = fired[v];
-	free(fired);
-	return most;
-}
-
-/* ceil(sum (1 + ratio[i]) / 1024): the fewest a round can have at most */
-static unsigned int lockstep_ceil(const unsigned int *ratio, unsigned int n)
-{
-	unsigned int i, sum = 0;
-
-	for (i = 0; i < n; i++)
-		sum += 1 + ratio[i];
-	return (sum + SCALE - 1) / SCALE;
-}
-
-/* the same at one ratio for all N */
-static unsigned int lockstep_ceil_at(unsigned int n, unsigned int ratio)
-{
-	return (n * (1 + ratio) + SCALE - 1) / SCALE;
-}
-
-static const unsigned int ls_cpus[] = { 2, 8, 20, 64, 160, 224, 512, 1024 };
-static const unsigned int ls_ratios[] = { 0, 10, 100, 511, 700, 1000 };
-/* unequal ratios: r +/- up to 10 % for these r, then uniform in 0..1023 */
-static const unsigned int ls_spread[] = { 10, 100, 511, 700 };
-
-#define NR_LC		ARRAY_LEN(ls_cpus)
-#define NR_LR		ARRAY_LEN(ls_ratios)
-#define NR_LS		(ARRAY_LEN(ls_spread) + 1)
-#define LS_SEEDS	3
-#define LS_MAX_CPUS	1024
-
-/* CPU i's ratio in unequal set @set, drawn for @seed */
-static void spread_ratios(unsigned int set, unsigned int seed, unsigned int n, unsigned int *ratio)
-{
-	struct rng r;
-	unsigned int i;
-
-	rng_seed(&r, 4000 + set * 16 + seed);
-	for (i = 0; i < n; i++) {
-		if (set < ARRAY_LEN(ls_spread)) {
-			double base = ls_spread[set];
-			long x = lround(base + base * 0.1 * (2 * rng_unit(&r) - 1));
-
-			ratio[i] = x < 0 ? 0 : x > 1023 ? 1023 : x;
-		} else {
-			ratio[i] = rng_below(&r, SCALE);
-		}
-	}
-}
 
 struct lockstep {
-	unsigned int rounds, nk;	/* nk: the kinds computed, ls_kinds[0 .. nk - 1] */
-	unsigned int most[NR_LC][NR_LR][NR_LK];
-	unsigned int ceil[NR_LC][NR_LS][LS_SEEDS];
-	unsigned int umost[NR_LC][NR_LS][LS_SEEDS][NR_LK];
+	unsigned long visits;
+	struct lsres r[NR_SCEN][NR_LN][NR_SLOT];
 };
 
-static void lockstep_job(unsigned int n, void *arg)
+/* The common ratio of visit @v: the same sequence for every design */
+static unsigned int scen_ratio(enum scen s, struct rng *rng, struct est *e, unsigned long v,
+			       unsigned int ratio)
 {
-	struct lockstep *l = arg;
-	unsigned int kind = n % l->nk, ratio[LS_MAX_CPUS], c, i;
-
-	n /= l->nk;
-	c = n % NR_LC;
-	n /= NR_LC;
-	if (n < NR_LR) {
-		for (i = 0; i < ls_cpus[c]; i++)
-			ratio[i] = ls_ratios[n];
-		l->most[c][n][kind] = lockstep_most(&ls_kinds[kind], ratio, ls_cpus[c], l->rounds,
-						    n * 8 + c);
-		return;
+	switch (s) {
+	case CONSTANT:
+		return 100;
+	case MOVING:
+		return v % 512 ? ratio : 50 + rng_below(rng, 101);
+	default:
+		/* a domain build: sd_init()'s estimator, no pull ever */
+		ratio = e->ratio;
+		est_visits(e, 1, 0);
+		return ratio;
 	}
-	n -= NR_LR;
-	spread_ratios(n / LS_SEEDS, n % LS_SEEDS, ls_cpus[c], ratio);
-	l->ceil[c][n / LS_SEEDS][n % LS_SEEDS] = lockstep_ceil(ratio, ls_cpus[c]);
-	l->umost[c][n / LS_SEEDS][n % LS_SEEDS][kind] =
-		lockstep_most(&ls_kinds[kind], ratio, ls_cpus[c], l->rounds, 500 + n * 8 + c);
 }
 
-static struct lockstep *lockstep_compute(unsigned int rounds, unsigned int nk)
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void lockstep_job(unsigned int j, void *arg)
+{
+	struct lockstep *l = arg;
+	unsigned int slot = j % NR_SLOT, ni = j / NR_SLOT % NR_LN, s = j / NR_SLOT / NR_LN;
+	enum design d = slot == 0 ? GATE : slot == 1 ? ROTATING : slot == 2 ? ALIGNED : DICE;
+	unsigned int n = ls_cpus[ni], c, ratio = 0, distinct = 1;
+	struct lsres *res = &l->r[s][ni][slot];
+	struct gate g[LS_MAX_CPUS];
+	u32 state[LS_MAX_CPUS];
+	unsigned long v;
+	struct rng rng;
+	struct est e;
+	int most = -1000;
+
+	rng_seed(&rng, 900 + s);
+	est_init(&e, SHIFT, 0);
+	for (c = 0; c < n; c++)
+		gate_init(&g[c], d, c, ((u64)(slot * NR_SCEN + s) * NR_LN + ni) * 1024 + c);
+	for (v = 0; v < l->visits; v++) {
+		int a = 0;
+
+		ratio = scen_ratio(s, &rng, &e, v, ratio);
+		for (c = 0; c < n; c++)
+			a += gate_visit(&g[c], ratio);
+		a -= (n * (1 + ratio) + SCALE - 1) / SCALE;
+		if (a > most)
+			most = a;
+	}
+	/* once two share a state they share it for good: the end tells */
+	for (c = 0; c < n; c++)
+		state[c] = g[c].state;
+	qsort(state, n, sizeof(*state), cmp_u32);
+	for (c = 1; c < n; c++)
+		distinct += state[c] != state[c - 1];
+	res->most = most;
+	res->distinct = d == DICE ? n : distinct;
+}
+
+static struct lockstep *lockstep_compute(unsigned long visits)
 {
 	struct lockstep *l = shared(sizeof(*l));
 
-	l->rounds = rounds;
-	l->nk = nk;
-	parallel((NR_LR + NR_LS * LS_SEEDS) * NR_LC * nk, lockstep_job, l);
+	l->visits = visits;
+	parallel(NR_SCEN * NR_LN * NR_SLOT, lockstep_job, l);
 	return l;
 }
 
-/* The largest excess over ceil of unequal set @s, over the seeds. */
-static int lockstep_uexcess(const struct lockstep *l, unsigned int c, unsigned int s,
-			    unsigned int kind)
+/* the dice's fewest and most over the seeds */
+static void dice_range(const struct lockstep *l, unsigned int s, unsigned int ni, int *lo, int *hi)
 {
-	int worst = -1000, seed;
+	unsigned int i;
 
-	for (seed = 0; seed < LS_SEEDS; seed++) {
-		int x = (int)l->umost[c][s][seed][kind] - (int)l->ceil[c][s][seed];
-
-		if (x > worst)
-			worst = x;
+	*lo = 1000;
+	*hi = -1000;
+	for (i = SLOT_DICE; i < NR_SLOT; i++) {
+		*lo = l->r[s][ni][i].most < *lo ? l->r[s][ni][i].most : *lo;
+		*hi = l->r[s][ni][i].most > *hi ? l->r[s][ni][i].most : *hi;
 	}
-	return worst;
 }
 
-static void print_kinds(const char *first)
+/* The claims: no state shared, and no more at once than the dice's worst seed */
+static bool lockstep_ok(const struct lockstep *l, unsigned int s, unsigned int ni, unsigned int slot)
 {
-	unsigned int k;
+	int lo, hi;
 
-	printf("   %s", first);
-	for (k = 0; k < NR_LK; k++)
-		printf(" %11s", ls_kinds[k].name);
-	printf("\n");
+	dice_range(l, s, ni, &lo, &hi);
+	return l->r[s][ni][slot].distinct == ls_cpus[ni] && l->r[s][ni][slot].most <= hi;
 }
 
 void table_lockstep(void)
 {
-	struct lockstep *l = lockstep_compute(1 << 18, NR_LK);
-	int excess[NR_LK] = { 0 }, uexcess[NR_LK] = { 0 };
-	unsigned int c, r, k, s;
+	struct lockstep *l = lockstep_compute(1UL << 22);
+	unsigned int s, ni;
+	int lo, hi;
 
-	printf("D. Lockstep (model): N CPUs of one domain (ranks 0..N-1 of N) go newly idle in\n"
-	       "   the same rounds, %u rounds: the most that attempt in one round. ceil is\n"
-	       "   ceil(N (1 + ratio) / 1024); 'plain, zero' starts every CPU at phase 0.\n"
-	       "   The series claims the gate stays <= ceil + 1.\n\n", l->rounds);
-	print_kinds("   N  ratio  ceil");
-	for (c = 0; c < NR_LC; c++) {
-		for (r = 0; r < NR_LR; r++) {
-			unsigned int n = ls_cpus[c], ceil = lockstep_ceil_at(n, ls_ratios[r]);
+	printf("D. Lockstep (model): CPUs 0 .. N-1 of a domain (newidle_gate_init(cpu)) make the\n"
+	       "   same %lu visits at a common ratio:\n"
+	       "     constant  100 throughout\n"
+	       "     moving    redrawn every 512 visits, uniform in 50..150\n"
+	       "     decay     a domain build: from sd_init()'s 512, update_newidle_stats()\n"
+	       "               with no pull (0 after about 5000 visits)\n"
+	       "   most: the most CPUs attempting on one visit less ceil(N (1 + ratio) / 1024);\n"
+	       "   states: distinct states at the end (two that meet stay merged). rotating is\n"
+	       "   series v2's gate (CPU n as rank n of 256); aligned the gate with CPU n\n"
+	       "   started at band n's start. The claim: N distinct states, and most no more\n"
+	       "   than the dice's over %u seeds.\n\n"
+	       "      N  scenario   gate  states  rotating  states  aligned  dice, %u seeds  claim\n",
+	       l->visits, LS_SEEDS, LS_SEEDS);
+	for (ni = 0; ni < NR_LN; ni++) {
+		for (s = 0; s < NR_SCEN; s++) {
+			const struct lsres *r = l->r[s][ni];
 
-			printf("   %4u  %5u  %4u", n, ls_ratios[r], ceil);
-			for (k = 0; k < NR_LK; k++) {
-				int x = (int)l->most[c][r][k] - (int)ceil;
-
-				printf(" %11u", l->most[c][r][k]);
-				if (x > excess[k])
-					excess[k] = x;
-			}
-			printf("\n");
+			dice_range(l, s, ni, &lo, &hi);
+			printf("   %4u  %-8s  %+5d  %6u  %+8d  %6u  %+7d   %+5d..%+-5d    %s\n",
+			       ls_cpus[ni], scen_name[s], r[0].most, r[0].distinct, r[1].most,
+			       r[1].distinct, r[2].most, lo, hi,
+			       lockstep_ok(l, s, ni, 0) ? "met" : "MISSED");
 		}
 	}
-	printf("\n   worst excess over ceil     ");
-	for (k = 0; k < NR_LK; k++)
-		printf(" %+11d", excess[k]);
-
-	printf("\n\n   Unequal ratios, fixed per CPU: r +/- up to 10 %%, r_i = round(r (1 + U)),\n"
-	       "   U uniform in [-0.1, 0.1], or r_i uniform in 0..1023. The most in one round\n"
-	       "   less ceil(sum (1 + r_i) / 1024), the largest of %u draws of the r_i\n\n",
-	       LS_SEEDS);
-	print_kinds("   N  ratios    ceil");
-	for (c = 0; c < NR_LC; c++) {
-		for (s = 0; s < NR_LS; s++) {
-			char what[16];
-
-			if (s < ARRAY_LEN(ls_spread))
-				snprintf(what, sizeof(what), "%u+/-10%%", ls_spread[s]);
-			else
-				snprintf(what, sizeof(what), "0..1023");
-			printf("   %4u  %-9s %4u", ls_cpus[c], what, l->ceil[c][s][0]);
-			for (k = 0; k < NR_LK; k++) {
-				int x = lockstep_uexcess(l, c, s, k);
-
-				printf(" %+11d", x);
-				if (x > uexcess[k])
-					uexcess[k] = x;
-			}
-			printf("\n");
-		}
-	}
-	printf("\n   worst excess over ceil     ");
-	for (k = 0; k < NR_LK; k++)
-		printf(" %+11d", uexcess[k]);
-	printf("\n   (ceil shown for the first draw)\n");
 	munmap(l, sizeof(*l));
 }
-
 
 void check_lockstep(void)
 {
-	struct lockstep *l = lockstep_compute(1 << 16, NR_LK);
-	int excess[NR_LK];
-	unsigned int c, r, k, at_n[NR_LK] = { 0 }, at_r[NR_LK] = { 0 };
+	struct lockstep *l = lockstep_compute(1UL << 20);
+	unsigned int s;
+	int lo[NR_LN], hi[NR_LN];
 
-	for (k = 0; k < NR_LK; k++) {
-		excess[k] = -1000;
-		for (c = 0; c < NR_LC; c++) {
-			for (r = 0; r < NR_LR; r++) {
-				unsigned int n = ls_cpus[c];
-				int x = (int)l->most[c][r][k];
-
-				x -= (int)lockstep_ceil_at(n, ls_ratios[r]);
-
-				if (x > excess[k]) {
-					excess[k] = x;
-					at_n[k] = n;
-					at_r[k] = ls_ratios[r];
-				}
-			}
-		}
+	for (s = 0; s < NR_SCEN; s++)
+		tap(l->r[s][0][0].distinct == ls_cpus[0] && l->r[s][1][0].distinct == ls_cpus[1],
+		    "no merging: gate, %s ratio: the CPUs' states stay distinct: %u/%u, %u/%u",
+		    scen_name[s], l->r[s][0][0].distinct, ls_cpus[0], l->r[s][1][0].distinct,
+		    ls_cpus[1]);
+	for (s = MOVING; s <= DECAY; s++)
+		tap(l->r[s][0][1].distinct < ls_cpus[0],
+		    "negative: rotating merges under a %s ratio: %u distinct of %u", scen_name[s],
+		    l->r[s][0][1].distinct, ls_cpus[0]);
+	for (s = 0; s < NR_SCEN; s++) {
+		dice_range(l, s, 0, &lo[0], &hi[0]);
+		dice_range(l, s, 1, &lo[1], &hi[1]);
+		tap(lockstep_ok(l, s, 0, 0) && lockstep_ok(l, s, 1, 0),
+		    "together: gate, %s ratio: no more CPUs attempt at once than the dice's worst of %u seeds: N=%u %+d (dice %+d..%+d), N=%u %+d (dice %+d..%+d)",
+		    scen_name[s], LS_SEEDS, ls_cpus[0], l->r[s][0][0].most, lo[0], hi[0],
+		    ls_cpus[1], l->r[s][1][0].most, lo[1], hi[1]);
 	}
-	for (k = 0; k < NR_LK; k++)
-		if (ls_kinds[k].design == GATE)
-			tap(excess[k] <= 1,
-			    "lockstep: gate: at most ceil(N (1 + ratio) / 1024) + 1 CPUs attempt in a round: +%d (N=%u, ratio %u)",
-			    excess[k], at_n[k], at_r[k]);
-	for (k = 0; k < NR_LK; k++)
-		if (ls_kinds[k].design == DICE73 || ls_kinds[k].zero)
-			tap(excess[k] > 1,
-			    "negative control: %s exceeds that: %+d (N=%u, ratio %u)",
-			    ls_kinds[k].name, excess[k], at_n[k], at_r[k]);
+	for (s = MOVING; s <= DECAY; s++) {
+		dice_range(l, s, 0, &lo[0], &hi[0]);
+		tap(l->r[s][0][1].most > hi[0],
+		    "negative: rotating exceeds that under a %s ratio: %+d (dice at most %+d, N=%u)",
+		    scen_name[s], l->r[s][0][1].most, hi[0], ls_cpus[0]);
+	}
+	tap(l->r[DECAY][0][2].most > l->r[DECAY][0][0].most + 4,
+	    "the trade: with CPUs started at a band's start, more attempt at once after a build: %+d against the gate's %+d (N=%u)",
+	    l->r[DECAY][0][2].most, l->r[DECAY][0][0].most, ls_cpus[0]);
 	munmap(l, sizeof(*l));
 }
-

@@ -2,39 +2,32 @@
 #ifndef SIM_MODEL_H
 #define SIM_MODEL_H
 /*
- * A model of the newidle balance gate, in userspace.
+ * A model of the newidle balance gate, in userspace: no kernel runs.
  *
- * It builds the kernel tree's own kernel/sched/newidle.h (the gate of the
- * series) and sets it against four other ways to pick which newidle visits
- * of a domain attempt a balance:
+ * It builds the tree's kernel/sched/newidle.h (the gate) and, renamed to
+ * rotating_*, the gate of series v2 (tests/negative/gates/rotating.h), and
+ * sets them against
  *
- *   v7.3 dice   prandom_u32_state() % 1024, attempt when d1k <= 1 + ratio:
- *               (2 + ratio) / 1024 of the visits
- *   fixed dice  the same, attempt when d1k < 1 + ratio
- *   plain       the series' first version: pos += 1 + ratio, attempt and
- *               pos -= 1024 when pos >= 1024; pos starts at rank * 1024 / weight
- *   golden      attempt when pos >= 512 + d, then pos -= 1024 and d moves on
- *               by 633 (1024 / golden ratio); d starts at rank * 1024 / weight
- *   gate        newidle_gate() from newidle.h
+ *   v7.3 dice   prandom_u32_state() % 1024 <= 1 + ratio: (2 + ratio) / 1024
+ *   fixed dice  the same, < 1 + ratio (patch 1)
+ *   plain       pos += 1 + ratio; attempt and pos -= 1024 when pos >= 1024
+ *   no owed     newidle_gate() without its owed bit (a negative control)
  *
- * and models sched_balance_newidle()'s estimator of v7.3 (update_newidle_stats():
- * whole successes, weight (1024 + w / 2) / w) and of the series (1/64ths,
- * newidle_success_weight()). The NI_RATE term (delta >> 22) is a constant T.
+ * and models update_newidle_stats() with v7.3's whole-visit weights and
+ * the series' 1/64ths (newidle_success_weight()). The NI_RATE term
+ * delta >> 22 is a constant T.
  *
- * Everything here is a model: no kernel runs. Usage:
- *
- *   gate_sim table [A|B|C|D|E]...   the tables (all without a letter)
- *   gate_sim check                  the series' claims and negative controls, as TAP
- *   gate_sim timeline RATIO VISITS  one line per visit, for the chart
+ *   gate_sim table [A|B|C|D]...        the tables (all without a letter)
+ *   gate_sim check                     the claims and negative controls, TAP
+ *   gate_sim timeline RATIO VISITS     one line per visit, for the chart
  *   gate_sim cost DESIGN RATIO VISITS  decisions at one ratio, for callgrind
  *
- * The tables fork one worker per CPU (SIM_WORKERS=n to override); every case
- * seeds its own generators, so the results do not depend on the workers.
+ * The tables fork one worker per CPU (SIM_WORKERS=n to override); every
+ * case seeds its own generators, so results do not depend on the workers.
  */
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +38,9 @@
 #include <linux/types.h>
 #include <linux/math.h>	/* lab/host/include: with reciprocal_scale() */
 
-#include NEWIDLE_H	/* "<kernel tree>/kernel/sched/newidle.h", from sim/run.sh */
-/* NEWIDLE_SUCCESS_SHIFT and newidle_success_weight(), from the tree's sched.h and fair.c */
+#include NEWIDLE_H	/* the tree's newidle.h, or $SIM_NEWIDLE_H (sim/run.sh) */
+#include ROTATING_H	/* series v2's gate, renamed by sim/run.sh */
+/* NEWIDLE_SUCCESS_SHIFT and newidle_success_weight(), from sched.h and fair.c */
 #include ESTIMATOR_H
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
@@ -59,13 +53,9 @@ static inline void fail(const char *why)
 	exit(2);
 }
 
-/* ------------------------------------------------------------------------
- * Generators
- */
-
 /*
  * The dice's generator: prandom_u32_state() is L'Ecuyer's combined
- * Tausworthe generator of period 2^113 ("taus113"), from its recurrence.
+ * Tausworthe generator of period 2^113 ("taus113").
  */
 struct taus {
 	u32 s1, s2, s3, s4;
@@ -86,9 +76,9 @@ static inline u32 taus_next(struct taus *t)
 }
 
 /*
- * The model's own randomness (start phases, jitter, success draws, ratio
- * sequences) comes from a separate generator, so that the dice's draws are
- * the same whatever the workload draws: splitmix64.
+ * The workload's randomness (ratios, phases, jitter, successes) has its
+ * own generator, splitmix64, so that the dice draw the same numbers
+ * whatever the workload draws.
  */
 struct rng {
 	u64 s;
@@ -103,20 +93,18 @@ static inline u64 rng_next(struct rng *r)
 	return z ^ (z >> 31);
 }
 
-/* A generator for one case: the key names the case, so no two share draws. */
+/* the key names the case, so that no two cases share draws */
 static inline void rng_seed(struct rng *r, u64 key)
 {
 	r->s = key * 0xd1342543de82ef95ULL + 1;
 	rng_next(r);
 }
 
-/* Uniform in [0, 1). */
 static inline double rng_unit(struct rng *r)
 {
 	return (double)(rng_next(r) >> 11) * 0x1p-53;
 }
 
-/* Uniform in 0 .. n - 1. */
 static inline unsigned int rng_below(struct rng *r, unsigned int n)
 {
 	return reciprocal_scale((u32)(rng_next(r) >> 32), n);
@@ -141,49 +129,52 @@ static inline void taus_seed(struct taus *t, u64 key)
  * The designs: which visits of a domain attempt
  */
 
-enum design { DICE73, DICE, PLAIN, GOLDEN, GATE, NR_DESIGNS };
+enum design { DICE73, DICE, PLAIN, ROTATING, GATE, NOOWED, ALIGNED, NR_DESIGNS };
 
 static const char *const design_name[NR_DESIGNS] __attribute__((unused)) = {
-	[DICE73] = "v7.3 dice",
-	[DICE] = "fixed dice",
-	[PLAIN] = "plain",
-	[GOLDEN] = "golden",
-	[GATE] = "gate",
+	[DICE73] = "v7.3 dice", [DICE] = "fixed dice", [PLAIN] = "plain",
+	[ROTATING] = "rotating", [GATE] = "gate", [NOOWED] = "no owed", [ALIGNED] = "aligned",
 };
-
-#define GOLDEN_STEP	633	/* 1024 / 1.618..., rounded: spreads d over the band */
 
 struct gate {
 	enum design design;
-	u32 state;		/* GATE: newidle.h's state */
-	unsigned int pos;	/* PLAIN: the position in the band */
-	long gpos;		/* GOLDEN: the position, below 0 after an attempt */
-	unsigned int d;		/* GOLDEN: the threshold's offset */
+	u32 state;		/* GATE, NOOWED, ROTATING, ALIGNED */
+	unsigned int pos;	/* PLAIN */
 	struct taus dice;	/* DICE73, DICE */
 };
 
-/* rank * 1024 / weight: where the CPUs of a domain start, spread over a band */
-static inline unsigned int spread(unsigned int rank, unsigned int weight)
+#define POS_MASK	(NEWIDLE_BANDS * NEWIDLE_SCALE - 1)
+
+/* The threshold of @band as a position, where newidle_gate_place() puts it */
+static inline u32 gate_threshold(u32 band)
 {
-	return weight ? rank * SCALE / weight % SCALE : 0;
+	band %= NEWIDLE_BANDS;
+	return band * NEWIDLE_SCALE + newidle_gate_place(band);
 }
 
-static inline void gate_init(struct gate *g, enum design design, unsigned int rank,
-		      unsigned int weight, u64 seed)
+/* newidle_gate() with the owed attempt dropped: the count's negative control */
+static inline bool noowed_gate(u32 *gate, unsigned int ratio)
+{
+	u32 pos = *gate >> 1, band = pos / NEWIDLE_SCALE;
+	unsigned int due = *gate & 1;
+
+	due += ((gate_threshold(band) - pos) & POS_MASK) < 1 + ratio;
+	due += ((gate_threshold(band + 1) - pos) & POS_MASK) < 1 + ratio;
+	*gate = (pos + 1 + ratio) << 1;
+	return due;
+}
+
+/* CPU @cpu of a domain as sd_init() starts it; plain starts where the gate does in its band */
+static inline void gate_init(struct gate *g, enum design design, unsigned int cpu, u64 seed)
 {
 	memset(g, 0, sizeof(*g));
 	g->design = design;
-	g->state = newidle_gate_init(rank, weight);
-	g->pos = spread(rank, weight);
-	g->d = spread(rank, weight);
+	g->state = design == ROTATING ? rotating_gate_init(cpu) : newidle_gate_init(cpu);
+	/* the gate with every CPU started at a band's start: the count's trade */
+	if (design == ALIGNED)
+		g->state = (cpu * NEWIDLE_SCALE) << 1;
+	g->pos = (newidle_gate_init(cpu) >> 1) % SCALE;
 	taus_seed(&g->dice, seed);
-}
-
-static inline bool dice_visit(struct gate *g, unsigned int ratio)
-{
-	u32 d1k = taus_next(&g->dice) % 1024;
-
-	return g->design == DICE73 ? d1k <= 1 + ratio : d1k < 1 + ratio;
 }
 
 static inline bool plain_visit(unsigned int *pos, unsigned int ratio)
@@ -195,17 +186,7 @@ static inline bool plain_visit(unsigned int *pos, unsigned int ratio)
 	return true;
 }
 
-static inline bool golden_visit(struct gate *g, unsigned int ratio)
-{
-	g->gpos += 1 + ratio;
-	if (g->gpos < 512 + (long)g->d)
-		return false;
-	g->gpos -= SCALE;
-	g->d = (g->d + GOLDEN_STEP) & (SCALE - 1);
-	return true;
-}
-
-/* One newidle visit of the domain at @ratio: does it attempt? */
+/* One newidle visit at @ratio: does it attempt? */
 static inline bool gate_visit(struct gate *g, unsigned int ratio)
 {
 	/* sched_balance_newidle() asks no gate at 1024 */
@@ -214,101 +195,70 @@ static inline bool gate_visit(struct gate *g, unsigned int ratio)
 	switch (g->design) {
 	case PLAIN:
 		return plain_visit(&g->pos, ratio);
-	case GOLDEN:
-		return golden_visit(g, ratio);
+	case ROTATING:
+		return rotating_gate(&g->state, ratio);
 	case GATE:
+	case ALIGNED:
 		return newidle_gate(&g->state, ratio);
+	case NOOWED:
+		return noowed_gate(&g->state, ratio);
+	case DICE73:
+		return taus_next(&g->dice) % 1024 <= 1 + ratio;
 	default:
-		return dice_visit(g, ratio);
+		return taus_next(&g->dice) % 1024 < 1 + ratio;
 	}
 }
 
 /*
- * Long runs spend most visits between attempts. These skip them without
- * changing a thing: the check's first test compares them with gate_visit()
- * visit by visit.
+ * Visits that pass no threshold, with no attempt owed, only move the
+ * position on: how many of the next @n visits at @ratio (below 1024) do,
+ * made in one step. The check compares this with newidle_gate() visit by
+ * visit.
  */
-static inline unsigned long plain_skip(unsigned int *pos, unsigned int ratio, unsigned long n)
+static inline unsigned long newidle_quiet(u32 *gate, unsigned int ratio, unsigned long n)
 {
-	u64 p = *pos + (u64)n * (1 + ratio);
+	u32 step = 1 + ratio, pos = *gate >> 1, band = pos / SCALE, d;
+	unsigned long quiet;
 
-	*pos = p % SCALE;
-	return p / SCALE;
-}
-
-static inline unsigned long golden_skip(struct gate *g, unsigned int ratio, unsigned long n)
-{
-	unsigned long step = 1 + ratio, attempts = 0;
-
-	while (n) {
-		long to_go = 512 + (long)g->d - g->gpos;
-		unsigned long m = to_go <= 0 ? 1 : (to_go + step - 1) / step;
-
-		if (m > n) {
-			g->gpos += n * step;
-			break;
-		}
-		g->gpos += (m - 1) * step;
-		if (!golden_visit(g, ratio))
-			fail("golden: no attempt where the model expects it");
-		attempts++;
-		n -= m;
-	}
-	return attempts;
-}
-
-/*
- * While left > 1 + ratio, newidle_gate() only writes state - (1 + ratio):
- * the (left - 1) / (1 + ratio) visits before an attempt are one subtraction.
- * The visit that attempts is newidle_gate()'s own.
- */
-static inline unsigned long newidle_skip(u32 *state, unsigned int ratio, unsigned long n)
-{
-	unsigned int step = 1 + ratio;
-	/* ceil(2^32 / step): left < 2^11 divides exactly by a multiply */
-	u64 inv = ((1ULL << 32) + step - 1) / step;
-	unsigned long attempts = 0;
-
-	while (n) {
-		unsigned int left = newidle_gate_left(*state);
-		unsigned long quiet = left ? ((left - 1) * inv) >> 32 : 0;
-
-		if (quiet >= n) {
-			*state -= n * step;
-			break;
-		}
-		*state -= quiet * step;
-		n -= quiet + 1;
-		if (!newidle_gate(state, ratio))
-			fail("newidle_gate() did not attempt where the model expects it");
-		attempts++;
-	}
-	return attempts;
+	if (*gate & 1)
+		return 0;
+	d = (gate_threshold(band) - pos) & POS_MASK;
+	if (d >= SCALE)		/* passed already: the next band's */
+		d = (gate_threshold(band + 1) - pos) & POS_MASK;
+	quiet = d / step < n ? d / step : n;
+	*gate = (u32)(pos + (u64)quiet * step) << 1;
+	return quiet;
 }
 
 /*
  * @n visits at @ratio; returns how many attempted. The dice draw only when
- * @count is set: where nothing depends on the skipped visits (the lock-on
- * runs) their draws change no outcome, only which numbers come next.
+ * @count is set: where nothing depends on the skipped visits (lock-on)
+ * their draws change no outcome, only which numbers come next.
  */
-static inline unsigned long gate_skip(struct gate *g, unsigned int ratio, unsigned long n, bool count)
+static inline unsigned long gate_skip(struct gate *g, unsigned int ratio, unsigned long n,
+				      bool count)
 {
 	unsigned long attempts = 0, i;
+	u64 p;
 
 	if (ratio >= SCALE)
 		return n;
 	switch (g->design) {
 	case PLAIN:
-		return plain_skip(&g->pos, ratio, n);
-	case GOLDEN:
-		return golden_skip(g, ratio, n);
+		p = g->pos + (u64)n * (1 + ratio);
+		g->pos = p % SCALE;
+		return p / SCALE;
 	case GATE:
-		return newidle_skip(&g->state, ratio, n);
+		while ((n -= newidle_quiet(&g->state, ratio, n))) {
+			attempts += newidle_gate(&g->state, ratio);
+			n--;
+		}
+		return attempts;
 	default:
-		if (!count)
+		if (!count && (g->design == DICE || g->design == DICE73))
 			return 0;
 		for (i = 0; i < n; i++)
-			attempts += dice_visit(g, ratio);
+			attempts += gate_visit(g, ratio);
 		return attempts;
 	}
 }
@@ -319,8 +269,8 @@ static inline unsigned long gate_skip(struct gate *g, unsigned int ratio, unsign
 
 struct est {
 	unsigned int call, success, ratio;
-	unsigned int shift;	/* 0: v7.3's whole successes; SHIFT: the series' 1/64ths */
-	unsigned int rate;	/* T, the NI_RATE term delta >> 22, held constant */
+	unsigned int shift;	/* 0: v7.3's whole visits; SHIFT: the series' 1/64ths */
+	unsigned int rate;	/* T, the NI_RATE term, held constant */
 };
 
 /* sd_init(): a 50 % success rate to start from */
@@ -333,7 +283,7 @@ static inline void est_init(struct est *e, unsigned int shift, unsigned int rate
 	e->rate = rate;
 }
 
-/* What a success adds, at the ratio the gate let the attempt through at. */
+/* What a success adds, at the ratio the attempt was let through at */
 static inline unsigned int est_weight(const struct est *e)
 {
 	unsigned int w = 1 + e->ratio;
@@ -345,16 +295,13 @@ static inline unsigned int est_weight(const struct est *e)
 	return (1024 + w / 2) / w;
 }
 
-/* Visits to go until update_newidle_stats() sets a new ratio: 512 each time. */
+/* Visits until update_newidle_stats() sets a new ratio */
 static inline unsigned int est_window(const struct est *e)
 {
 	return 1024 - e->call;
 }
 
-/*
- * update_newidle_stats() for @n visits (at most est_window()) that added
- * @success together: the ratio only changes when call reaches 1024.
- */
+/* @n visits (at most est_window()) that added @success together */
 static inline void est_visits(struct est *e, unsigned int n, unsigned int success)
 {
 	unsigned int ratio;
@@ -369,15 +316,11 @@ static inline void est_visits(struct est *e, unsigned int n, unsigned int succes
 	e->success /= 2;
 }
 
-/*
- * A design with the estimator it runs with. @redraw gives the dice other
- * draws than the case's: the same design again, to show how far two runs
- * of it differ by chance.
- */
+/* A design with its estimator; @redraw n > 0: the same again with the n-th other draws */
 struct variant {
 	enum design design;
 	unsigned int shift;
-	bool redraw;
+	unsigned int redraw;
 };
 
 static inline const char *variant_name(const struct variant *v)
@@ -388,6 +331,8 @@ static inline const char *variant_name(const struct variant *v)
 
 	snprintf(b, sizeof(buf[0]), "%s/%s%s", design_name[v->design], v->shift ? "64" : "int",
 		 v->redraw ? " again" : "");
+	if (v->redraw > 1)
+		snprintf(b + strlen(b), sizeof(buf[0]) - strlen(b), "%u", v->redraw);
 	return b;
 }
 
@@ -395,7 +340,7 @@ static inline const char *variant_name(const struct variant *v)
  * One worker per CPU
  */
 
-/* Memory the workers write their results to and the parent reads. */
+/* Memory the workers write their results to and the parent reads */
 static inline void *shared(size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -405,19 +350,12 @@ static inline void *shared(size_t size)
 	return p;
 }
 
-static inline long nr_workers(void)
-{
-	const char *env = getenv("SIM_WORKERS");
-	long n = env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? n : 1;
-}
-
-/* Runs job(0 .. jobs - 1, arg), each once, in the workers; job 0 first. */
+/* Runs job(0 .. jobs - 1, arg), each once, in the workers */
 static inline void parallel(unsigned int jobs, void (*job)(unsigned int, void *), void *arg)
 {
+	const char *env = getenv("SIM_WORKERS");
+	long i, workers = env && atol(env) > 0 ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned int *next = shared(sizeof(*next));
-	long i, workers = nr_workers();
 	bool failed = false;
 	int status;
 
@@ -442,24 +380,16 @@ static inline void parallel(unsigned int jobs, void (*job)(unsigned int, void *)
 		fail("a worker failed");
 }
 
-
-/* ------------------------------------------------------------------------
- * The tables and their checks, a file each; the checks print TAP
- */
+/* The tables and their checks, a file each; the checks print TAP */
 void table_lockon(void);
 void table_estimator(void);
-void table_exactness(void);
+void table_count(void);
 void table_lockstep(void);
-void table_subsets(void);
-void table_levels(void);
 void check_lockon(void);
 void check_estimator(void);
-void check_exactness(void);
+void check_count(void);
 void check_lockstep(void);
-void check_subsets(void);
-void check_levels(void);
 
-/* One TAP result of the checks (main.c) */
 void tap(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* SIM_MODEL_H */
