@@ -6,6 +6,11 @@
 setting = $(shell sed -n 's/^$(1)=\([^ ]*\).*/\1/p' lab/settings)
 VARIANT ?= $(call setting,VARIANT)
 SCRIPT ?= $(call setting,SCRIPT)
+# PRESET was once a second name for BENCH_PRESET that nothing read: refused,
+# so that 'make bench PRESET=ni20' cannot run ni4 and record ni20
+ifeq ($(origin PRESET),command line)
+$(error PRESET is not a setting: say BENCH_PRESET=$(PRESET))
+endif
 
 .PHONY: all help check deps fetch apply build guest boot export sim bench bench-kernels tester-kernels lkml outbox stress clean distclean
 

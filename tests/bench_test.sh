@@ -189,6 +189,12 @@ print(r[sys.argv[4]])' "$scratch/k.json" "$@"; }
 	t_check "plan: the dice is the series with NO_NI_GATE, the control with NO_NI_RANDOM" \
 		eval 'grep -qx "features=\"NO_NI_RATE NO_NI_GATE\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"dice\" { print \$1; exit }" "$scratch/p1.txt").sh" &&
 			grep -qx "features=\"NO_NI_RATE NO_NI_RANDOM\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"norandom\" { print \$1; exit }" "$scratch/p1.txt").sh"'
+	BENCH_SEED=42 BENCH_PRESET=ni20 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan20 BENCH_BOOTS=1 "$top/bench/kernels.sh" >/dev/null 2>&1
+	s20=$(ls "$scratch"/plan20/*/settings.txt)
+	t_check "plan: BENCH_PRESET=ni20 is the preset planned and recorded (settings.txt: ni20, 20 vCPUs)" \
+		eval 'grep -qx "BENCH_PRESET=ni20" "$s20" && grep -qx "LAB_CPUS=20" "$s20" && grep -qx "BENCH_THREADS=2" "$s20"'
+	t_check "negative control: the default plan records ni4 and 4 vCPUs" \
+		eval 'grep -qx "BENCH_PRESET=ni4" "$g/settings.txt" && grep -qx "LAB_CPUS=4" "$g/settings.txt"'
 	rc=0
 	BENCH_SEED=42 BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_gate' \
 		BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plant BENCH_BOOTS=1 "$top/bench/kernels.sh" >"$scratch/plant.txt" 2>&1 || rc=$?

@@ -225,6 +225,17 @@ t_check "negative control: a guest path that the initramfs does not have" \
 mkdir -p "$scratch/bad/lab" && cp lab/settings "$scratch/bad/lab/settings"
 t_check "negative control: an undocumented setting" eval '! rule_documented "$scratch/bad" >"$scratch/rules.out"'
 t_check "negative control: and it is named" grep -q 'UNDOCUMENTED_KNOB' "$scratch/rules.out"
+t_check "rules: every setting of lab/settings is read by a script" rule_settings_read "$top"
+mkdir -p "$scratch/bad3/lab" "$scratch/bad3/bench"
+printf 'USED_KNOB=1  # read\nUNREAD_KNOB=2  # only a comment names it\nALONE_KNOB=3  # only a standalone script reads it\n' >"$scratch/bad3/lab/settings"
+printf '#!/bin/bash\n# UNREAD_KNOB: $UNREAD_KNOB\necho "$USED_KNOB"\n' >"$scratch/bad3/lab/x.sh"
+printf '#!/bin/sh\necho "${ALONE_KNOB:-3}"\n' >"$scratch/bad3/bench/aba.sh"
+rule_settings_read "$scratch/bad3" >"$scratch/rules.out" || true
+t_check "negative control: settings read only in a comment or by a standalone script are named, no other" \
+	eval 'test "$(grep -c "no script reads it" "$scratch/rules.out")" = 2 && grep -q "UNREAD_KNOB is" "$scratch/rules.out" &&
+		grep -q "ALONE_KNOB is" "$scratch/rules.out"'
+t_check "make: PRESET, not a setting, is refused, naming BENCH_PRESET" \
+	refuses_with "PRESET is not a setting: say BENCH_PRESET=ni20" make -s -n bench-kernels PRESET=ni20
 # --- shellcheck over every script of the project. SC2034 and SC2154 are off:
 # the settings come from lab/settings through lab_settings, which shellcheck
 # cannot follow, so every setting would read as unassigned or unused.
