@@ -9,7 +9,7 @@
 # SECONDS_PER_RUN s each, with the schedstat deltas of every run (newidle
 # attempts and pulls); then bench/report.sh's report of each: n, mean,
 # median, min, max, CV, the delta of B against A and A2 with its 95 % Welch
-# interval, and the drift. A condition over BENCH_CV_MAX is named (exit 3),
+# interval, and the drift. A condition over BENCH_CV_MAX is named (exit 6),
 # but every condition is still run and reported.
 #
 # sembench: SEMBENCH=/path/to/sembench (the tester's own binary), or fetched

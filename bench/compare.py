@@ -21,7 +21,7 @@ and its 95 % interval over the boots (Student's t).
 FEATURE) known to differ. When its interval holds 0 on every primary
 metric of a workload, the preset did not tell two different kernels apart:
 no "within noise" of that workload may be read as "no difference", the
-report says so and the exit status is 4.
+report says so and the exit status is 5 (inconclusive; README.md).
 
 The regime, from the telemetry of the bench kernels (dom_NAME_* metrics of
 bench/aba.sh -S): per condition and domain level the ratio at the start and
@@ -298,7 +298,7 @@ def main():
             f.write("\n")
         os.replace(o.json_out + ".tmp", o.json_out)
     if unsure:
-        sys.exit(4)
+        sys.exit(5)
 
 
 if __name__ == "__main__":

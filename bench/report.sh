@@ -7,7 +7,7 @@
 #   REPORT_JSON=file  REPORT_CSV=file  REPORT_PNG=file  the same figures as
 #   JSON, CSV and a chart (gnuplot)
 #   BENCH_CV_MAX=2    a condition whose CV (of a workload's main metric) is
-#                     over this many percent fails the report (exit 3, named)
+#                     over this many percent fails the report (exit 6, named)
 set -eu
 csv=${1:?usage: bench/report.sh CSV [TITLE] [NAME_A NAME_B]}
 na=${3:-A}

@@ -89,7 +89,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "CV limit: 1.86% passes a limit of 2%" eval 'BENCH_CV_MAX=2 "$top/bench/report.sh" "$scratch/t.csv" >/dev/null'
 	rc=0
 	BENCH_CV_MAX=1.5 REPORT_JSON=$scratch/cv.json "$top/bench/report.sh" "$scratch/t.csv" t X Y >"$scratch/cv.txt" 2>"$scratch/cv.err" || rc=$?
-	t_check "negative control: a CV over its limit fails the report (exit 3)" test "$rc" = 3
+	t_check "negative control: a CV over its limit fails the report (exit 6)" test "$rc" = 6
 	t_check "negative control: the failure names the condition and its CV" \
 		grep -q 'futex completions_per_s, condition B  Y: CV 1.86%' "$scratch/cv.err"
 	t_check "negative control: the report is still written, saying so" \
@@ -136,7 +136,7 @@ print(r[sys.argv[4]])' "$scratch/k.json" "$@"; }
 	sed 's/^\(futex8,norandom,[12],completions_per_s,\)13\([0-9]\)/\111\2/' "$scratch/k.csv" >"$scratch/k2.csv"
 	rc=0
 	cmp_k "$scratch/k2.csv" >"$scratch/k2.txt" || rc=$?
-	t_check "negative control: a control that is not told apart fails the report (exit 4, $rc)" test "$rc" = 4
+	t_check "negative control: a control that is not told apart fails the report (exit 5, $rc)" test "$rc" = 5
 	t_check "negative control: saying the preset cannot say 'no difference'" \
 		grep -q 'NOT told apart: futex8 cannot say "no difference"' "$scratch/k2.txt"
 	t_check "regime: the telemetry's levels in the report" grep -q '^  v7.3 .* mc .*40 > 38 .*800 .*90 ' "$scratch/k.txt"
@@ -216,8 +216,8 @@ guest_checks() {
 		BENCH_OUT=$scratch/bench-$preset BENCH_PRESET=$preset BENCH_VARIANT=patched BENCH_BOOTS=$boots BENCH_RUNS=1 \
 			BENCH_SECONDS=1 BENCH_WARMUP_RUNS=1 BENCH_WORKLOADS=futex8 \
 			"$top/bench/run.sh" >"$scratch/run-$preset.log" 2>&1 || { rc=$?; tail -20 "$scratch/run-$preset.log" | sed 's/^/# /'; }
-		t_check "smoke $preset: bench/run.sh in the guest succeeds (exit $rc; 4 is the control's verdict)" \
-			eval 'test "$rc" = 0 || test "$rc" = 4'
+		t_check "smoke $preset: bench/run.sh in the guest succeeds (exit $rc; 5 is the control's verdict)" \
+			eval 'test "$rc" = 0 || test "$rc" = 5'
 		d=$scratch/bench-$preset/latest
 		for c in NI_GATE:A NI_GATE:B NI_GATE:A2 NI_RANDOM:A NI_RANDOM:B NI_RANDOM:A2; do
 			t_check "smoke $preset: $c measured in each of $boots boot(s)" \

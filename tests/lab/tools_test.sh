@@ -30,23 +30,23 @@ t_check "judge: a clean console passes" test "$(judge "$fx/console/clean.console
 t_check "judge: a guest's failing script is its failure (1), not the kernel's" \
 	test "$(judge "$fx/console/failed.console")" = 1
 for k in warn lockdep rcu kasan ubsan hung trace nmi; do
-	t_check "judge: a $k splat fails the boot" test "$(judge "$fx/console/$k.console")" = 2
+	t_check "judge: a $k splat fails the boot" test "$(judge "$fx/console/$k.console")" = 3
 done
 judge "$fx/console/warn.console" >/dev/null
 t_check "judge: the WARNING is named with its line" grep -q 'line 6: WARNING: CPU: 2 PID: 77 at kernel/sched/fair.c' "$scratch/judge.out"
 t_check "judge: its Call Trace is part of it (1 splat)" grep -q '1 kernel splat(s)' "$scratch/judge.out"
 t_check "judge: a log without printk timestamps is judged line by line" \
-	test "$(judge "$fx/console/warn-nostamp.console")" = 2
-t_check "judge: a panic fails" test "$(judge "$fx/console/panic.console")" = 2
+	test "$(judge "$fx/console/warn-nostamp.console")" = 3
+t_check "judge: a panic fails" test "$(judge "$fx/console/panic.console")" = 3
 t_check "judge: and is named" grep -q 'the guest kernel panicked' "$scratch/judge.out"
-t_check "judge: a guest without a result fails" test "$(judge "$fx/console/noresult.console")" = 2
+t_check "judge: a guest without a result fails" test "$(judge "$fx/console/noresult.console")" = 3
 t_check "judge: a declared splat (--expect) is not the kernel's failure" \
 	test "$(judge "$fx/console/nmi.console" --expect 'NMI backtrace for cpu')" = 1
 t_check "judge: and is named as expected" grep -q '2 expected splat(s)' "$scratch/judge.out"
 t_check "judge: another splat beside the declared one still fails" \
-	test "$(judge "$fx/console/nmi-and-warn.console" --expect 'NMI backtrace for cpu')" = 2
+	test "$(judge "$fx/console/nmi-and-warn.console" --expect 'NMI backtrace for cpu')" = 3
 t_check "judge: a declared splat that does not come fails" \
-	test "$(judge "$fx/console/clean.console" --expect 'NMI backtrace for cpu')" = 2
+	test "$(judge "$fx/console/clean.console" --expect 'NMI backtrace for cpu')" = 3
 t_check "judge: bad arguments are refused" refuses_with "--expect needs a pattern" lab/steps/judge.sh "$fx/console/clean.console" --expect
 
 # --- the Debian mirror from the apt configuration
