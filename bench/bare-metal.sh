@@ -7,10 +7,11 @@
 # kernel has it, and NI_RANDOM (B: NO_NI_RANDOM, every visit attempts). For
 # each workload and feature one warm-up round, then RUNS rounds of A B A2 of
 # SECONDS_PER_RUN s each, with the schedstat deltas of every run (newidle
-# attempts and pulls); then bench/report.sh's report of each: n, mean,
+# attempts and pulls); then bench/stats.py's report of each: n, mean,
 # median, min, max, CV, the delta of B against A and A2 with its 95 % Welch
 # interval, and the drift. A condition over BENCH_CV_MAX is named (exit 6),
-# but every condition is still run and reported.
+# but every condition is still run and reported. The report needs scipy
+# (Debian's python3-scipy), checked before the first run.
 #
 # sembench: SEMBENCH=/path/to/sembench (the tester's own binary), or fetched
 # with git from SEMBENCH_URL and checked out at the review's commit, whose id
@@ -21,7 +22,7 @@
 # Settings: RUNS=9 SECONDS_PER_RUN=30 FEATURES="NI_GATE NI_RANDOM"
 #           WORKLOADS="sembench8 sembench815 futex8 futex815"
 #           SEMBENCH=path  SEMBENCH_URL=https://github.com/davidlohr/sembench-ng
-#           BENCH_CV_MAX=2 (bench/report.sh)
+#           BENCH_CV_MAX=2 (the CV limit, %; 0: none)
 #           ABA_FEATURES (and bench/aba.sh's other ABA_* files): stand-ins
 #           for the kernel's files, for the tests; root is then not needed
 set -eu
@@ -32,7 +33,9 @@ features=${FEATURES:-NI_GATE NI_RANDOM}
 workloads=${WORKLOADS:-sembench8 sembench815 futex8 futex815}
 url=${SEMBENCH_URL:-https://github.com/davidlohr/sembench-ng}
 commit=26350892f66df56e6fa06a0c7c104ef1de322136
+cvmax=${BENCH_CV_MAX:-2}
 die() { echo "bare-metal: $*" >&2; exit 1; }
+/usr/bin/python3 -c 'import scipy' 2>/dev/null || die "the report needs scipy: apt install python3-scipy"
 # ABA_FEATURES and bench/aba.sh's other ABA_* stand-ins (the tests') replace
 # the kernel's files; then root is not needed
 F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
@@ -78,9 +81,9 @@ for f in $features; do
 	feat "$f" >/dev/null || { echo "(the kernel has no $f: skipped)" >>"$out/report.txt"; continue; }
 	for wl in $workloads; do
 		"$here/aba.sh" -w "$wl" -f "$f" -k "$runs" -s "$secs" -x 1 -i 250 -u 5 -S -o "$out/$wl-$f.csv"
-		REPORT_JSON=$out/$wl-$f.json REPORT_CSV=$out/$wl-$f.report.csv \
-			"$here/report.sh" "$out/$wl-$f.csv" "$wl, A/B/A of $f on one boot" "$f" "NO_$f" \
-			>>"$out/report.txt" || rc=$?
+		"$here/stats.py" "$out/$wl-$f.csv" --title "$wl, A/B/A of $f on one boot" --label "A=A  $f" \
+			--label "B=B  NO_$f" --label "A2=A2 $f again" --cv-max "$cvmax" --json "$out/$wl-$f.json" \
+			--csv "$out/$wl-$f.report.csv" >>"$out/report.txt" || rc=$?
 	done
 done
 cat "$out/report.txt"

@@ -7,7 +7,7 @@
 # warm-up runs of each workload (not samples: the first run after a boot
 # moves by 2x), then BENCH_RUNS runs, the workloads in an order and with
 # the workers' first CPU drawn from the seed. Every boot's script does the
-# same work around its runs, checked before the first boot. bench/compare.py
+# same work around its runs, checked before the first boot. bench/stats.py
 # then compares the kernels over boots (each boot one sample: under icount
 # a boot replays one trajectory), with the positive control (the series
 # with NO_NI_RANDOM against it) and the regime from the telemetry.
@@ -33,7 +33,7 @@ done
 LAB_ACCEL=$(bench_accel)
 LAB_ICOUNT_SHIFT=$LAB_ICOUNT_SHIFT
 export LAB_ACCEL LAB_ICOUNT_SHIFT
-need python3
+/usr/bin/python3 -c "import scipy" 2>/dev/null || die "python3-scipy is missing (make deps)"
 args="-k $BENCH_RUNS -s $BENCH_SECONDS -x $BENCH_WARMUP_RUNS -i 250 -u $((BENCH_SECONDS > 1)) -S"
 [ "$BENCH_REBUILD" = 0 ] || args="$args -D"
 
@@ -54,7 +54,7 @@ for round in $(seq 1 "$BENCH_BOOTS"); do
 		BENCH_PLANT=$plant bench_guest_script "$dir/guest-$boot.sh" "$k" "$(echo $features)" \
 			"$(bench_shuffle "$seed boot $boot" $BENCH_WORKLOADS)" \
 			"$(bench_seeded 500000 "$seed delay $boot")" "$(bench_seeded "$BENCH_CPUS" "$seed cpu $boot")" \
-			"$args" -c
+			"$args" -c "$boot"
 		echo "$boot $k $variant" >>"$dir/plan.txt"
 	done
 done
@@ -89,7 +89,7 @@ while read -r b k variant; do
 	say "kernels: boot $b of $boot: $(bench_label "$k") ($(( $(date +%s) - start )) s so far)"
 	LAB_TIMEOUT=$BENCH_TIMEOUT "$LAB_TOP/lab/steps/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
 		</dev/null >"$dir/console-$b.txt" 2>&1 || { tail -30 "$dir/console-$b.txt" >&2; die "boot $b ($k) failed"; }
-	bench_collect "$dir/console-$b.txt" "$b" >>"$dir/aba.csv" || die "no measurements from boot $b ($k)"
+	"$LAB_TOP/bench/collect.sh" "$dir/console-$b.txt" >>"$dir/aba.csv" || die "no measurements from boot $b ($k)"
 done <"$dir/plan.txt"
 # the harness every boot ran must be the same
 [ "$(grep -h '^# harness ' "$dir"/console-*.txt | sort -u | wc -l)" = 1 ] ||
@@ -98,10 +98,11 @@ done <"$dir/plan.txt"
 labels=() compares=()
 for k in $kernels; do labels+=(--label "$k=$(bench_label "$k")"); done
 for k in fix1 gate dice; do
-	case " $kernels " in *" $k "*) compares+=(--compare "$k:v7.3$([ "$k" = fix1 ] || echo ,fix1)") ;; esac
+	case " $kernels " in *" $k "*) compares+=(--compare "$k,v7.3") ;; esac
+	case " $kernels " in *" $k "*" fix1 "*|*" fix1 "*" $k "*) compares+=(--compare "$k,fix1") ;; esac
 done
 case " $kernels " in *" norandom "*" gate "*|*" gate "*" norandom "*)
-	compares+=(--compare norandom:gate --control norandom:gate) ;;
+	compares+=(--compare "norandom,gate" --control norandom) ;;
 esac
 rc=0
 {
@@ -111,7 +112,7 @@ rc=0
 	echo "Runs: per boot and workload $BENCH_RUNS of $BENCH_SECONDS s after $BENCH_WARMUP_RUNS warm-up; features $BENCH_FEATURES;" \
 		"$(( $(date +%s) - start )) s in all"
 	echo
-	python3 "$LAB_TOP/bench/compare.py" "$dir/aba.csv" --title "Kernels across boots (emulated)" \
+	"$LAB_TOP/bench/stats.py" "$dir/aba.csv" --title "Kernels across boots (emulated)" \
 		"${labels[@]}" "${compares[@]}" --json "$dir/report.json" || rc=$?
 } >"$dir/report.txt.new"
 mv "$dir/report.txt.new" "$dir/report.txt"

@@ -67,9 +67,9 @@ bench_shuffle() {
 		sort -n | cut -d' ' -f2 | tr '\n' ' ' | sed 's/ $//'
 }
 
-# bench_guest_script FILE LABEL FEATURES WORKLOADS DELAY_US OFFSET ARGS MODES:
+# bench_guest_script FILE LABEL FEATURES WORKLOADS DELAY_US OFFSET ARGS MODES BOOT:
 # the script a boot runs. Its first lines, marked BENCH-PARAM, are what one
-# boot sets apart from another: the kernel's label and features, and the
+# boot sets apart from another: its number, the kernel's label and features, and the
 # perturbation (the order of the workloads, a delay before the runs, the
 # workers' first CPU); the rest is the same for every boot of a run, which
 # bench_same_work checks. ARGS are bench/aba.sh's, the same for all. MODES:
@@ -78,9 +78,10 @@ bench_shuffle() {
 # BENCH_PLANT (tests only) is a command put into the rest, to show that it
 # is caught.
 bench_guest_script() {
-	local file=$1 label=$2 features=$3 workloads=$4 delay=$5 offset=$6 args=$7 modes=$8 m
+	local file=$1 label=$2 features=$3 workloads=$4 delay=$5 offset=$6 args=$7 modes=$8 boot=$9 m
 	{
 		echo '#!/bin/sh'
+		echo "boot=$boot	# BENCH-PARAM"
 		echo "label=$label	# BENCH-PARAM"
 		echo "features=\"$features\"	# BENCH-PARAM"
 		echo "workloads=\"$workloads\"	# BENCH-PARAM"
@@ -101,10 +102,10 @@ SH
 		for m in $modes; do
 			if [ "$m" = -c ]; then
 				echo '	echo "BENCH-CSV-BEGIN $wl"'
-				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" $args -c \"\$label\" || echo \"BENCH-FAILED \$wl\""
+				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $args -c \"\$label\" || echo \"BENCH-FAILED \$wl\""
 			else
 				echo "	echo \"BENCH-CSV-BEGIN \$wl $m\""
-				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" $args -f $m || echo \"BENCH-FAILED \$wl\""
+				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $args -f $m || echo \"BENCH-FAILED \$wl\""
 			fi
 			echo '	echo "BENCH-CSV-END $wl"'
 		done
@@ -125,7 +126,3 @@ bench_same_work() {
 	done
 }
 
-# bench_collect CONSOLE BOOT: the boot's CSV rows with its number appended
-bench_collect() {
-	"$LAB_TOP/bench/collect.sh" "$1" | sed "s/\$/,$2/"
-}

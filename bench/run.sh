@@ -6,7 +6,7 @@
 # order drawn from the seed, the workers' first CPU too) runs A/B/A of
 # each feature of BENCH_PAIRS: NI_GATE (the gate; B: NO_NI_GATE, the dice
 # the series keeps) and NI_RANDOM (the positive control; B: NO_NI_RANDOM),
-# after BENCH_WARMUP_RUNS warm-up rounds. bench/compare.py then gives each
+# after BENCH_WARMUP_RUNS warm-up rounds. bench/stats.py then gives each
 # B's delta against its A and A2 with an interval over the boots, and the
 # regime from the telemetry.
 # Settings: BENCH_PRESET=ni4 and the preset's, BENCH_PAIRS="NI_GATE NI_RANDOM",
@@ -25,7 +25,7 @@ variant=$BENCH_VARIANT
 LAB_ACCEL=$(bench_accel)
 LAB_ICOUNT_SHIFT=$LAB_ICOUNT_SHIFT
 export LAB_ACCEL LAB_ICOUNT_SHIFT
-need python3
+/usr/bin/python3 -c "import scipy" 2>/dev/null || die "python3-scipy is missing (make deps)"
 args="-k $BENCH_RUNS -s $BENCH_SECONDS -x $BENCH_WARMUP_RUNS -i 250 -u $((BENCH_SECONDS > 1)) -S"
 [ "$BENCH_REBUILD" = 0 ] || args="$args -D"
 lab_lock
@@ -37,7 +37,7 @@ for b in $(seq 1 "$BENCH_BOOTS"); do
 	bench_guest_script "$dir/guest-$b.sh" features "$BENCH_FEATURES" \
 		"$(bench_shuffle "$seed boot $b" $BENCH_WORKLOADS)" \
 		"$(bench_seeded 500000 "$seed delay $b")" "$(bench_seeded "$BENCH_CPUS" "$seed cpu $b")" \
-		"$args" "$pairs"
+		"$args" "$pairs" "$b"
 done
 # shellcheck disable=SC2046
 bench_same_work $(ls "$dir"/guest-*.sh | sort -V) || die "the boots would not do the same work (above)"
@@ -60,7 +60,7 @@ for b in $(seq 1 "$BENCH_BOOTS"); do
 	say "bench: boot $b of $BENCH_BOOTS ($(( $(date +%s) - start )) s so far)"
 	LAB_TIMEOUT=$BENCH_TIMEOUT "$LAB_TOP/lab/steps/boot.sh" "$variant" "$dir/guest-$b.sh" "bench-$b" \
 		</dev/null >"$dir/console-$b.txt" 2>&1 || { tail -30 "$dir/console-$b.txt" >&2; die "boot $b failed: $dir/console-$b.txt"; }
-	bench_collect "$dir/console-$b.txt" "$b" >>"$dir/aba.csv" || die "no measurements from boot $b"
+	"$LAB_TOP/bench/collect.sh" "$dir/console-$b.txt" >>"$dir/aba.csv" || die "no measurements from boot $b"
 done
 rc=0
 {
@@ -70,11 +70,11 @@ rc=0
 	echo "Runs: per boot, workload and feature, $BENCH_RUNS rounds of A B A2 of $BENCH_SECONDS s after" \
 		"$BENCH_WARMUP_RUNS warm-up round; features $BENCH_FEATURES; $(( $(date +%s) - start )) s in all"
 	echo
-	control=()
-	case " $pairs " in *" NI_RANDOM "*) control=(--control NI_RANDOM) ;; esac
-	python3 "$LAB_TOP/bench/compare.py" "$dir/aba.csv" --features \
-		--title "Features A/B/A on each boot, intervals over boots (emulated)" \
-		"${control[@]}" --json "$dir/report.json" || rc=$?
+	opts=()
+	for f in $pairs; do opts+=(--label "$f:A=$f (A)" --label "$f:B=NO_$f" --label "$f:A2=$f (A2)"); done
+	case " $pairs " in *" NI_RANDOM "*) opts+=(--control NI_RANDOM:B) ;; esac
+	"$LAB_TOP/bench/stats.py" "$dir/aba.csv" --title "Features A/B/A on each boot, intervals over boots (emulated)" \
+		"${opts[@]}" --json "$dir/report.json" || rc=$?
 } >"$dir/report.txt.new"
 mv "$dir/report.txt.new" "$dir/report.txt"
 cat "$dir/report.txt"

@@ -17,6 +17,7 @@ half=${1:-all}
 case $half in host|guest|all) ;; *) echo "usage: tests/bench_test.sh [host|guest]" >&2; exit 2 ;; esac
 
 host_checks() {
+	# --- bench/stats.py, one boot: its runs are the samples.
 	# A: 100 102 101, B: 110 114 111, A2: 104 106 105. Welch's test of B against
 	# A and A2 together, worked apart from bench/stats.py (the formula, and the
 	# t quantile by Simpson integration of Student's density):
@@ -25,70 +26,73 @@ host_checks() {
 	#   difference 8.6667 +- 4.0571 -> +8.41 % [+4.48 %, +12.35 %] of 103: better;
 	#   drift A2 vs A 105/101 -> +3.96 %.
 	cat >"$scratch/t.csv" <<CSV
-workload,condition,run,metric,value
-futex,A,1,completions_per_s,100
-futex,B,1,completions_per_s,110
-futex,A2,1,completions_per_s,104
-futex,A,2,completions_per_s,102
-futex,B,2,completions_per_s,114
-futex,A2,2,completions_per_s,106
-futex,A,3,completions_per_s,101
-futex,B,3,completions_per_s,111
-futex,A2,3,completions_per_s,105
+workload,condition,run,metric,value,boot
+futex,A,1,completions_per_s,100,1
+futex,B,1,completions_per_s,110,1
+futex,A2,1,completions_per_s,104,1
+futex,A,2,completions_per_s,102,1
+futex,B,2,completions_per_s,114,1
+futex,A2,2,completions_per_s,106,1
+futex,A,3,completions_per_s,101,1
+futex,B,3,completions_per_s,111,1
+futex,A2,3,completions_per_s,105,1
 CSV
-	REPORT_JSON=$scratch/t.json REPORT_CSV=$scratch/t.out.csv "$top/bench/report.sh" "$scratch/t.csv" t NI_RANDOM NO_NI_RANDOM >"$scratch/t.txt"
-	# field FIELD: B's value in the JSON
+	stats() { "$top/bench/stats.py" "$@"; }
+	aba_labels=(--label "A=A  NI_RANDOM" --label "B=B  NO_NI_RANDOM" --label "A2=A2 NI_RANDOM again")
+	stats "$scratch/t.csv" "${aba_labels[@]}" --json "$scratch/t.json" --csv "$scratch/t.out.csv" >"$scratch/t.txt"
+	# field KEY [CONDITION [AGAINST [JSON]]]: a comparison's value in the JSON
+	# (B's in t.json by default); cfield KEY: condition B's summary
 	field() { python3 -c 'import json, sys
-r = [x for x in json.load(open(sys.argv[1]))["rows"] if x["condition"] == "B"][0]
-print(r[sys.argv[2]])' "$scratch/t.json" "$1"; }
+c, a = sys.argv[3], sys.argv[4]
+print([r for r in json.load(open(sys.argv[1]))["comparisons"] if r["condition"] == c and a in ("", r["against"])][0][sys.argv[2]])' \
+		"${4:-$scratch/t.json}" "$1" "${2:-B}" "${3:-}"; }
+	cfield() { python3 -c 'import json, sys
+print([r for r in json.load(open(sys.argv[1]))["conditions"] if r["condition"] == "B"][0][sys.argv[2]])' "$scratch/t.json" "$1"; }
 	# near VALUE EXPECTED TOLERANCE
 	near() { python3 -c 'import sys; a, b, e = map(float, sys.argv[1:]); sys.exit(abs(a - b) > e)' "$@"; }
 	t_check "stats: Welch t = 5.6204" near "$(field t)" 5.6204 0.0005
 	t_check "stats: Welch-Satterthwaite df = 4.6441" near "$(field df)" 4.6441 0.0005
 	t_check "stats: two-sided p = 0.00312" near "$(field p)" 0.00312 0.00002
-	# the same from scipy, a second opinion on bench/stats.py (A and A2 pooled
-	# as the baseline, as report.sh does); Debian's python3, where
-	# python3-scipy installs it
+	# scipy's own Welch test, a second opinion on the formula in bench/stats.py
+	# (A and A2 pooled as the baseline)
 	oracle() { /usr/bin/python3 -c 'import sys
 from scipy import stats
 a, b = [100, 102, 101, 104, 106, 105], [110, 114, 111]
 r = stats.ttest_ind(b, a, equal_var=False)
 print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
-	if /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
-		t_check "stats: scipy's Welch t agrees" near "$(field t)" "$(oracle t)" 0.0005
-		t_check "stats: scipy's two-sided p agrees" near "$(field p)" "$(oracle p)" 0.00002
-		t_check "negative control: scipy's t on other data does not" not near "$(field t)" \
-			"$(/usr/bin/python3 -c 'from scipy import stats; print(stats.ttest_ind([110, 114, 112], [100, 102, 101, 104, 106, 105], equal_var=False).statistic)')" 0.0005
-	else
-		for d in "scipy's Welch t agrees" "scipy's two-sided p agrees" "negative control: scipy's t on other data does not"; do
-			t_skip "stats: $d" "no python3-scipy"
-		done
-	fi
+	t_check "stats: scipy's Welch t agrees" near "$(field t)" "$(oracle t)" 0.0005
+	t_check "stats: scipy's two-sided p agrees" near "$(field p)" "$(oracle p)" 0.00002
+	t_check "negative control: scipy's t on other data does not" not near "$(field t)" \
+		"$(/usr/bin/python3 -c 'from scipy import stats; print(stats.ttest_ind([110, 114, 112], [100, 102, 101, 104, 106, 105], equal_var=False).statistic)')" 0.0005
 	t_check "stats: 95% CI low +4.48%" near "$(field ci_low_pct)" 4.4754 0.001
 	t_check "stats: 95% CI high +12.35%" near "$(field ci_high_pct)" 12.3531 0.001
 	t_check "stats: delta against the mean of both baselines +8.41%" near "$(field delta_pct)" 8.4142 0.001
 	t_check "stats: verdict better" test "$(field verdict)" = better
 	t_check "stats: baseline drift +3.96%" near "$(field drift_pct)" 3.9604 0.001
-	t_check "stats: median, min, max, CV of B" test "$(field median) $(field min) $(field max) $(printf %.2f "$(field cv_pct)")" = "111.0 110.0 114.0 1.86"
-	t_check "report: the text has the delta, interval and verdict" \
-		grep -q 'B  NO_NI_RANDOM .*  1.86%   +8.41%  \[+4.48%, +12.35%\]     better' "$scratch/t.txt"
-	t_check "report: the text has the drift" grep -q 'baseline drift (A2 NI_RANDOM again vs A  NI_RANDOM): +3.96%' "$scratch/t.txt"
+	t_check "stats: median, min, max, CV of B" test "$(cfield median) $(cfield min) $(cfield max) $(printf %.2f "$(cfield cv_pct)")" = "111.0 110.0 114.0 1.86"
+	t_check "stats: one boot, so the runs are the samples" test "$(field test)" = "Welch over runs"
+	t_check "report: the text has the delta, interval and verdict" grep -qF \
+		'B  NO_NI_RANDOM vs A  NI_RANDOM + A2 NI_RANDOM again: +8.41% [+4.48%, +12.35%] better (Welch over runs, 3 and 6)' "$scratch/t.txt"
+	t_check "report: the text has the drift" grep -qF 'drift of A2 NI_RANDOM again against A  NI_RANDOM: +3.96%' "$scratch/t.txt"
 	t_check "report: the CSV has a row per condition" test "$(grep -c '^futex,completions_per_s,' "$scratch/t.out.csv")" = 3
-	t_check "report: a missing CSV is an error, said" refuses_with "is empty or missing" "$top/bench/report.sh" "$scratch/missing.csv"
+	t_check "report: a missing CSV is an error, said" refuses_with "is empty or missing" stats "$scratch/missing.csv"
+	sed 's/,boot$//; s/,1$//' "$scratch/t.csv" >"$scratch/noboot.csv"
+	t_check "report: a CSV without the boot column is refused, naming the layout" \
+		refuses_with "not workload,condition,run,metric,value,boot" stats "$scratch/noboot.csv"
 
 	# within noise: B's runs straddle the baselines
-	sed -e 's/,110$/,101/' -e 's/,114$/,106/' -e 's/,111$/,103/' "$scratch/t.csv" >"$scratch/n.csv"
-	BENCH_CV_MAX=0 REPORT_JSON=$scratch/t.json "$top/bench/report.sh" "$scratch/n.csv" >/dev/null
+	sed -e 's/,110,1$/,101,1/' -e 's/,114,1$/,106,1/' -e 's/,111,1$/,103,1/' "$scratch/t.csv" >"$scratch/n.csv"
+	stats "$scratch/n.csv" --json "$scratch/t.json" >/dev/null
 	t_check "stats: an interval that holds 0 is within noise" test "$(field verdict)" = "within noise"
 	# lower is better for a time: the same data as seconds is worse
 	sed 's/completions_per_s/seconds/' "$scratch/t.csv" >"$scratch/s.csv"
-	REPORT_JSON=$scratch/t.json "$top/bench/report.sh" "$scratch/s.csv" >/dev/null
+	stats "$scratch/s.csv" --json "$scratch/t.json" >/dev/null
 	t_check "stats: a longer time is worse" test "$(field verdict)" = worse
 
 	# the CV limit: B's CV is 1.86 %
-	t_check "CV limit: 1.86% passes a limit of 2%" eval 'BENCH_CV_MAX=2 "$top/bench/report.sh" "$scratch/t.csv" >/dev/null'
+	t_check "CV limit: 1.86% passes a limit of 2%" eval 'stats "$scratch/t.csv" --cv-max 2 >/dev/null'
 	rc=0
-	BENCH_CV_MAX=1.5 REPORT_JSON=$scratch/cv.json "$top/bench/report.sh" "$scratch/t.csv" t X Y >"$scratch/cv.txt" 2>"$scratch/cv.err" || rc=$?
+	stats "$scratch/t.csv" --label "B=B  Y" --cv-max 1.5 --json "$scratch/cv.json" >"$scratch/cv.txt" 2>"$scratch/cv.err" || rc=$?
 	t_check "negative control: a CV over its limit fails the report (exit 6)" test "$rc" = 6
 	t_check "negative control: the failure names the condition and its CV" \
 		grep -q 'futex completions_per_s, condition B  Y: CV 1.86%' "$scratch/cv.err"
@@ -99,11 +103,11 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	# one row per metric)
 	runs_of() { awk -F, -v w="$2" -v c="$3" '$1 == w && $2 == c { r[$3] = 1 } END { n = 0; for (k in r) n++; print n }' "$1"; }
 	t_check "runs: the fixture has three runs of each condition" test "$(runs_of "$scratch/t.csv" futex B)" = 3
-	printf 'workload,condition,run,metric,value\nfutex,A,1,completions_per_s,1\nfutex,A,1,wake_us_p50,2\nfutex,A,1,wake_us_p99,3\n' >"$scratch/one.csv"
+	printf 'workload,condition,run,metric,value,boot\nfutex,A,1,completions_per_s,1,1\nfutex,A,1,wake_us_p50,2,1\nfutex,A,1,wake_us_p99,3,1\n' >"$scratch/one.csv"
 	t_check "negative control: one run with three metrics is one run, not two" test "$(runs_of "$scratch/one.csv" futex A)" = 1
 
-	# --- bench/compare.py over boots, on fixed data
-	# Kernels mode: the boot means of v7.3 are the stats fixture's A and A2
+	# --- the same engine over boots: a boot's mean is a sample.
+	# Kernels across boots: the boot means of v7.3 are the fixture's A and A2
 	# (100 102 101 104 106 105), the gate's its B (110 114 111): the same Welch
 	# test, +8.41 % [+4.48 %, +12.35 %]. Each boot has two runs around its mean.
 	{
@@ -119,20 +123,18 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 			done
 		done
 	} >"$scratch/k.csv"
-	cmp_k() { python3 "$top/bench/compare.py" "$1" --compare gate:v7.3 --compare norandom:gate \
-		--control norandom:gate --json "$scratch/k.json"; }
+	cmp_k() { stats "$1" --compare gate,v7.3 --compare norandom,gate --control norandom --json "$scratch/k.json"; }
 	rc=0
 	cmp_k "$scratch/k.csv" >"$scratch/k.txt" || rc=$?
-	kfield() { python3 -c 'import json, sys
-r = [x for x in json.load(open(sys.argv[1]))["rows"] if x["condition"] == sys.argv[2] and x["against"] == sys.argv[3]][0]
-print(r[sys.argv[4]])' "$scratch/k.json" "$@"; }
-	t_check "over boots: the gate against v7.3, +8.41%" near "$(kfield gate v7.3 delta)" 8.4142 0.001
+	kfield() { field "$3" "$1" "$2" "$scratch/k.json"; }
+	t_check "over boots: the gate against v7.3, +8.41%" near "$(kfield gate v7.3 delta_pct)" 8.4142 0.001
 	t_check "over boots: its 95% interval [+4.48%, +12.35%], over 3 and 6 boots" \
-		eval 'near "$(kfield gate v7.3 lo)" 4.4754 0.001 && near "$(kfield gate v7.3 hi)" 12.3531 0.001 &&
+		eval 'near "$(kfield gate v7.3 ci_low_pct)" 4.4754 0.001 && near "$(kfield gate v7.3 ci_high_pct)" 12.3531 0.001 &&
 			test "$(kfield gate v7.3 n) $(kfield gate v7.3 n_base)" = "3 6"'
+	t_check "over boots: kernels on other boots, so Welch over the boot means" test "$(kfield gate v7.3 test)" = "Welch over boot means"
 	t_check "over boots: the positive control told apart, the report passes ($rc)" \
-		eval 'test "$rc" = 0 && grep -q "positive control (norandom against gate): told apart" "$scratch/k.txt"'
-	t_check "over boots: v7.3's drift, later boots against earlier" grep -q 'drift of v7.3: .*+3.96%' "$scratch/k.txt"
+		eval 'test "$rc" = 0 && grep -q "positive control (norandom): told apart" "$scratch/k.txt"'
+	t_check "over boots: v7.3's drift, later boots against earlier" grep -q 'drift of v7.3: +3.96%' "$scratch/k.txt"
 	sed 's/^\(futex8,norandom,[12],completions_per_s,\)13\([0-9]\)/\111\2/' "$scratch/k.csv" >"$scratch/k2.csv"
 	rc=0
 	cmp_k "$scratch/k2.csv" >"$scratch/k2.txt" || rc=$?
@@ -154,8 +156,8 @@ print(r[sys.argv[4]])' "$scratch/k.json" "$@"; }
 	sed 's/,dom_mc_full,0,/,dom_mc_full,200,/' "$scratch/k.csv" >"$scratch/k5.csv"
 	cmp_k "$scratch/k5.csv" >"$scratch/k5.txt" || true
 	t_check "regime: 200 of 800 are not (asked on 75%)" eval '! grep -q FLAG "$scratch/k5.txt"'
-	# Features mode: per-boot deltas of B against A and A2 of 2, 3 and 4 %:
-	# mean 3 %, sd 1, t(0.975, 2) = 4.3027: 3 +- 2.4842 %.
+	# Features A/B/A on each boot: per-boot deltas of B against A and A2 of
+	# 2, 3 and 4 %: mean 3 %, sd 1, t(0.975, 2) = 4.3027: 3 +- 2.4842 %.
 	{
 		echo "workload,condition,run,metric,value,boot"
 		for bd in 1:102 2:103 3:104; do
@@ -164,10 +166,11 @@ print(r[sys.argv[4]])' "$scratch/k.json" "$@"; }
 			echo "futex8,NI_GATE:A2,1,completions_per_s,100,${bd%%:*}"
 		done
 	} >"$scratch/f.csv"
-	python3 "$top/bench/compare.py" "$scratch/f.csv" --features --json "$scratch/f.json" >"$scratch/f.txt"
-	ffield() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rows"][0][sys.argv[2]])' "$scratch/f.json" "$1"; }
+	stats "$scratch/f.csv" --json "$scratch/f.json" >"$scratch/f.txt"
+	ffield() { field "$1" NI_GATE:B "" "$scratch/f.json"; }
 	t_check "features over boots: NO_NI_GATE +3.00% [+0.52%, +5.48%]" \
-		eval 'near "$(ffield delta)" 3 0.0001 && near "$(ffield lo)" 0.5158 0.001 && near "$(ffield hi)" 5.4842 0.001'
+		eval 'near "$(ffield delta_pct)" 3 0.0001 && near "$(ffield ci_low_pct)" 0.5158 0.001 && near "$(ffield ci_high_pct)" 5.4842 0.001'
+	t_check "features over boots: the same boots on both sides, so paired per boot" test "$(ffield test)" = "paired over boots"
 	t_check "features over boots: without a control the report says so" grep -q 'No positive control given' "$scratch/f.txt"
 
 	# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed

@@ -58,7 +58,7 @@ rule_one_place() {
 
 # The bench scripts that also run on their own, on a tester's machine: they
 # do not read lab/settings, and name their settings in their head comment.
-RULE_STANDALONE="aba.sh bare-metal.sh build-futexbench.sh report.sh"
+RULE_STANDALONE="aba.sh bare-metal.sh build-futexbench.sh"
 
 # rule_documented ROOT: every setting the lab's scripts read from the
 # environment (\${NAME:-...}, \${NAME-...}, \${NAME:?...}, \${NAME:+...})

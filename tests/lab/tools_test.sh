@@ -114,8 +114,12 @@ aba() { env PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/ab
 t_check "aba: an unknown workload is refused for that reason" refuses_with "unknown workload 'nosuch'" aba -w nosuch
 t_check "negative control: a refusal for another reason is not taken for it" \
 	eval '! refuses_with "unknown workload" aba -w futex -k x'
-aba -k 2 -s 1 -o "$scratch/aba.csv" 2>/dev/null
+aba -k 2 -s 1 -b 7 -o "$scratch/aba.csv" 2>/dev/null
 t_check "aba: two runs of A, B, A2 measured" test "$(grep -c '^futex,A2,[12],completions_per_s,' "$scratch/aba.csv")" = 2
+t_check "aba: the CSV's layout is bench/stats.py's, the boot (-b) last" \
+	eval 'head -1 "$scratch/aba.csv" | grep -qx "workload,condition,run,metric,value,boot" &&
+		test "$(grep -c "^futex,[AB2]*,[12],completions_per_s,100.5,7$" "$scratch/aba.csv")" = 6'
+t_check "negative control: a boot that is not a number is refused" refuses_with "take positive numbers" aba -b x
 touch "$scratch/crash"
 t_check "aba: a workload that crashes fails the run, naming it" \
 	refuses_with "run 1, condition A: futex failed (exit 3)" env FAKE_CRASH="$scratch/crash" PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh -k 2 -s 1 -o "$scratch/crash.csv"
@@ -135,11 +139,11 @@ chmod +x "$scratch/fake/futexbench"
 env FAKE_TEL="$scratch/tel" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/sst" \
 	PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh -k 1 -s 1 -c K -S -o "$scratch/tel.csv" 2>/dev/null
 t_check "aba -S: a level's visits, those at 1024, attempts and pulls summed over its CPUs" \
-	eval 'grep -qx "futex,K,1,dom_mc_visits,160" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_full,10" "$scratch/tel.csv" &&
-		grep -qx "futex,K,1,dom_mc_attempts,16" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_pulls,2" "$scratch/tel.csv"'
+	eval 'grep -qx "futex,K,1,dom_mc_visits,160,1" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_full,10,1" "$scratch/tel.csv" &&
+		grep -qx "futex,K,1,dom_mc_attempts,16,1" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_pulls,2,1" "$scratch/tel.csv"'
 t_check "aba -S: the ratio at the start and the end, the mean over the CPUs" \
-	eval 'grep -qx "futex,K,1,dom_mc_ratio0,60.0" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_ratio1,60.0" "$scratch/tel.csv" &&
-		grep -qx "futex,K,1,dom_pkg_ratio0,10.0" "$scratch/tel.csv"'
+	eval 'grep -qx "futex,K,1,dom_mc_ratio0,60.0,1" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_ratio1,60.0,1" "$scratch/tel.csv" &&
+		grep -qx "futex,K,1,dom_pkg_ratio0,10.0,1" "$scratch/tel.csv"'
 t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/sst")" = 0
 printf '#!/bin/sh\necho "nothing to report"\n' >"$scratch/fake/futexbench"
 t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
@@ -175,14 +179,15 @@ t_check "bare-metal: the report names the binary and both workloads" \
 		grep -q "futex8, A/B/A of NI_GATE" "$scratch/bm-out/report.txt"'
 t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: skipped' "$scratch/bm-out/report.txt"
 t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
-	eval 'grep -q "ni_lb_count (explains" "$scratch/bm-out/report.txt" && grep -q "  baseline 0$" "$scratch/bm-out/report.txt"'
+	eval 'grep -q "ni_lb_count (explains" "$scratch/bm-out/report.txt" && grep -q "A2 NI_GATE again: baseline 0$" "$scratch/bm-out/report.txt"'
 t_check "bare-metal: the feature put back as it was, NO_NI_GATE (the stand-in holds the last write)" test "$(cat "$scratch/features")" = NO_NI_GATE
 t_check "negative control: a SEMBENCH that is not there is refused" \
 	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" bench/bare-metal.sh "$scratch/bm-bad"
 
 # --- bench/collect.sh: the measurements in a benchmark console
-printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
-t_check "collect: the rows of a console" test "$(bench/collect.sh "$scratch/good.txt")" = "futex,A,1,completions_per_s,1.5"
+printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5,3\nBENCH-CSV-END futex\nBENCH-CSV-BEGIN futex NI_GATE\nfutex,B,1,completions_per_s,2.5,3\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
+t_check "collect: the rows of a console, a features block's conditions tagged with its feature" \
+	test "$(bench/collect.sh "$scratch/good.txt" | paste -sd' ')" = "futex,A,1,completions_per_s,1.5,3 futex,NI_GATE:B,1,completions_per_s,2.5,3"
 printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/empty.txt"
 t_check "collect: a console without measurements is an error, said" refuses_with "no measurements in" bench/collect.sh "$scratch/empty.txt"
 printf 'LAB-BEGIN x\naba: run 1, condition A: futex failed (exit 3)\nBENCH-FAILED futex\nLAB-RESULT rc=0\n' >"$scratch/failed.txt"
