@@ -5,7 +5,7 @@
 #
 # Features mode (default): K rounds of feature state A (FEATURE), B
 # (NO_FEATURE) and A again, interleaved A B A2. Kernels mode (-c NAME): K
-# runs as they are, labelled NAME (one boot of bench/kernels.sh).
+# runs as they are, labelled NAME (one boot of make bench-kernels).
 #
 # Usage: bench/aba.sh [-w WORKLOAD] [-k RUNS] [-s SECONDS] [-t THREADS]
 #                     [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]

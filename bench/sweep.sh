@@ -1,7 +1,7 @@
 #!/bin/bash
 # The measured sweep behind the bench's icount shift and run length: for
 # each shift of SWEEP_SHIFTS and each run length of SWEEP_SECONDS, one boot
-# of bench-patched under the preset (BENCH_PRESET=ni4) running each of its
+# of BENCH_VARIANT (bench-patched) under the preset (BENCH_PRESET=ni4) running each of its
 # workloads A/B/A (NI_GATE / NO_NI_GATE) SWEEP_RUNS rounds; per shift,
 # length and workload, each condition's mean and CV, and the host's wall
 # time per guest second. One boot per point: the CVs are of the runs of one
@@ -13,7 +13,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"
 bench_preset "$BENCH_PRESET"
-variant=bench-patched
+variant=$BENCH_VARIANT
 shifts=$SWEEP_SHIFTS lens=$SWEEP_SECONDS runs=$SWEEP_RUNS
 /usr/bin/python3 -c "import scipy" 2>/dev/null || die "python3-scipy is missing (make deps)"
 lab_lock
@@ -23,8 +23,8 @@ mkdir -p "$dir"
 echo "shift,seconds,runs,wall_s,guest_s" >"$dir/wall.csv"
 for sh in $shifts; do
 	for len in $lens; do
-		bench_guest_script "$dir/guest-$sh-$len.sh" sweep "$BENCH_FEATURES" "$BENCH_WORKLOADS" 0 0 \
-			"-k $runs -s $len -x 1 -i 250 -u 1" NI_GATE 1
+		bench_guest_script "$dir/guest-$sh-$len.sh" 1 sweep "$BENCH_FEATURES" "$BENCH_WORKLOADS" 0 0 \
+			"-k $runs -s $len -x 1 -i 250 -u 1" NI_GATE
 		say "sweep: shift $sh, $runs x 3 runs of $len s"
 		t0=$(date +%s)
 		LAB_ACCEL=icount LAB_ICOUNT_SHIFT=$sh LAB_TIMEOUT=$BENCH_TIMEOUT \

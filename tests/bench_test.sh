@@ -174,13 +174,14 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "features over boots: without a control the report says so" grep -q 'No positive control given' "$scratch/f.txt"
 
 	# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
-	plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/kernels.sh" 2>/dev/null; }
+	plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/bench.sh" kernels 2>/dev/null; }
 	BENCH_SEED=42 plan >"$scratch/p1.txt"
 	BENCH_SEED=42 plan >"$scratch/p2.txt"
 	BENCH_SEED=43 plan >"$scratch/p3.txt"
-	t_check "plan: three rounds of the five kernels, fifteen boots" test "$(wc -l <"$scratch/p1.txt")" = 15
+	nk=$(grep -c '^[^#]' "$top/lab/data/bench-kernels")
+	t_check "plan: three rounds of the $nk kernels of lab/data/bench-kernels" test "$(wc -l <"$scratch/p1.txt")" = $((3 * nk))
 	t_check "plan: each round boots each kernel once" \
-		test "$(awk '{ r = int(($1 - 1) / 5); print r, $2 }' "$scratch/p1.txt" | sort -u | wc -l)" = 15
+		test "$(awk -v n="$nk" '{ r = int(($1 - 1) / n); print r, $2 }' "$scratch/p1.txt" | sort -u | wc -l)" = $((3 * nk))
 	t_check "plan: the same seed gives the same boots" cmp -s "$scratch/p1.txt" "$scratch/p2.txt"
 	t_check "negative control: another seed gives another order" eval '! cmp -s "$scratch/p1.txt" "$scratch/p3.txt"'
 	t_check "plan: v7.3, v7.3 + patch 1 and the series from their bench kernels" \
@@ -192,7 +193,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "plan: the dice is the series with NO_NI_GATE, the control with NO_NI_RANDOM" \
 		eval 'grep -qx "features=\"NO_NI_RATE NO_NI_GATE\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"dice\" { print \$1; exit }" "$scratch/p1.txt").sh" &&
 			grep -qx "features=\"NO_NI_RATE NO_NI_RANDOM\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"norandom\" { print \$1; exit }" "$scratch/p1.txt").sh"'
-	BENCH_SEED=42 BENCH_PRESET=ni20 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan20 BENCH_BOOTS=1 "$top/bench/kernels.sh" >/dev/null 2>&1
+	BENCH_SEED=42 BENCH_PRESET=ni20 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan20 BENCH_BOOTS=1 "$top/bench/bench.sh" kernels >/dev/null 2>&1
 	s20=$(ls "$scratch"/plan20/*/settings.txt)
 	t_check "plan: BENCH_PRESET=ni20 is the preset planned and recorded (settings.txt: ni20, 20 vCPUs)" \
 		eval 'grep -qx "BENCH_PRESET=ni20" "$s20" && grep -qx "LAB_CPUS=20" "$s20" && grep -qx "BENCH_THREADS=2" "$s20"'
@@ -200,10 +201,31 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 		eval 'grep -qx "BENCH_PRESET=ni4" "$g/settings.txt" && grep -qx "LAB_CPUS=4" "$g/settings.txt"'
 	rc=0
 	BENCH_SEED=42 BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_gate' \
-		BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plant BENCH_BOOTS=1 "$top/bench/kernels.sh" >"$scratch/plant.txt" 2>&1 || rc=$?
+		BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plant BENCH_BOOTS=1 "$top/bench/bench.sh" kernels >"$scratch/plant.txt" 2>&1 || rc=$?
 	t_check "negative control: a kernel that reads more between its runs is refused before any boot ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "does other work around its runs" "$scratch/plant.txt"'
 	t_check "negative control: and the refusal shows the extra work" grep -q 'newidle_gate' "$scratch/plant.txt"
+	# make bench's plan: the same runner and layout, features A/B/A on each boot
+	BENCH_SEED=42 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/planf BENCH_BOOTS=2 "$top/bench/bench.sh" features >"$scratch/pf.txt" 2>/dev/null
+	gf=$(ls -d "$scratch"/planf/*-features)
+	t_check "plan: make bench boots BENCH_VARIANT BENCH_BOOTS times, in the same layout" \
+		eval 'test "$(cat "$scratch/pf.txt" | paste -sd" ")" = "1 features bench-patched 2 features bench-patched" &&
+			test -s "$gf/settings.txt" && test -s "$gf/guest-2.sh"'
+	t_check "plan: each of its boots runs A/B/A of NI_GATE and NI_RANDOM, in the boot's CSV column" \
+		eval 'grep -q "aba.sh .* -b \"\$boot\" .* -f NI_GATE " "$gf/guest-1.sh" && grep -q " -f NI_RANDOM " "$gf/guest-1.sh" &&
+			grep -qx "boot=2	# BENCH-PARAM" "$gf/guest-2.sh"'
+	# a kernel added is a line of lab/data/bench-kernels (a copy of the lab)
+	mkdir -p "$scratch/tree"
+	cp -r "$top/lab" "$top/bench" "$scratch/tree/"
+	echo "rate       bench-patched  patched  NI_RATE       gate          the series, NI_RATE on" >>"$scratch/tree/lab/data/bench-kernels"
+	BENCH_KERNELS="gate rate" BENCH_SEED=42 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/planr BENCH_BOOTS=1 \
+		"$scratch/tree/bench/bench.sh" kernels >"$scratch/pr.txt" 2>/dev/null
+	t_check "plan: a kernel added as one line of lab/data/bench-kernels is booted with its features" \
+		eval 'grep -q " rate bench-patched$" "$scratch/pr.txt" &&
+			grep -qx "features=\"NO_NI_RATE NI_RATE\"	# BENCH-PARAM" "$(ls "$scratch"/planr/*/guest-*.sh | xargs grep -l "^label=rate")"'
+	t_check "negative control: a kernel the table does not have is refused, naming those it has" \
+		refuses_with "unknown bench kernel 'nosuch' (lab/data/bench-kernels: v7.3 fix1 gate dice norandom)" \
+		env BENCH_KERNELS="gate nosuch" BENCH_PLAN_ONLY=1 BENCH_OUT="$scratch/planx" "$top/bench/bench.sh" kernels
 }
 
 guest_checks() {
@@ -218,8 +240,8 @@ guest_checks() {
 		rc=0
 		BENCH_OUT=$scratch/bench-$preset BENCH_PRESET=$preset BENCH_VARIANT=patched BENCH_BOOTS=$boots BENCH_RUNS=1 \
 			BENCH_SECONDS=1 BENCH_WARMUP_RUNS=1 BENCH_WORKLOADS=futex8 \
-			"$top/bench/run.sh" >"$scratch/run-$preset.log" 2>&1 || { rc=$?; tail -20 "$scratch/run-$preset.log" | sed 's/^/# /'; }
-		t_check "smoke $preset: bench/run.sh in the guest succeeds (exit $rc; 5 is the control's verdict)" \
+			"$top/bench/bench.sh" features >"$scratch/run-$preset.log" 2>&1 || { rc=$?; tail -20 "$scratch/run-$preset.log" | sed 's/^/# /'; }
+		t_check "smoke $preset: make bench's runner in the guest succeeds (exit $rc; 5 is the control's verdict)" \
 			eval 'test "$rc" = 0 || test "$rc" = 5'
 		d=$scratch/bench-$preset/latest
 		for c in NI_GATE:A NI_GATE:B NI_GATE:A2 NI_RANDOM:A NI_RANDOM:B NI_RANDOM:A2; do

@@ -239,6 +239,8 @@ rule_settings_read "$scratch/bad3" >"$scratch/rules.out" || true
 t_check "negative control: settings read only in a comment or by a standalone script are named, no other" \
 	eval 'test "$(grep -c "no script reads it" "$scratch/rules.out")" = 2 && grep -q "UNREAD_KNOB is" "$scratch/rules.out" &&
 		grep -q "ALONE_KNOB is" "$scratch/rules.out"'
+t_check "make: bench and bench-kernels are the two modes of one runner" \
+	test "$(make -s -n bench bench-kernels | paste -sd' ')" = "bench/bench.sh features bench/bench.sh kernels"
 t_check "make: PRESET, not a setting, is refused, naming BENCH_PRESET" \
 	refuses_with "PRESET is not a setting: say BENCH_PRESET=ni20" make -s -n bench-kernels PRESET=ni20
 # --- shellcheck over every script of the project. SC2034 and SC2154 are off:
