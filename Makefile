@@ -56,6 +56,10 @@ bench:
 bench-kernels:
 	bench/bench.sh kernels
 
+#: make compare        two stored runs by name, condition by condition: make compare A=RUN B=RUN (out/bench/RUN)
+compare:
+	bench/bench.sh compare "$(A)" "$(B)"
+
 #: make tester-kernels v7.3 and the series as Debian packages from one CONFIG, for a real machine
 tester-kernels: deps
 	lab/tools/tester-kernels.sh $(CONFIG)

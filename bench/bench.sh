@@ -8,7 +8,7 @@
 #   bench/bench.sh kernels   (make bench-kernels) BENCH_BOOTS rounds, each
 #       booting every kernel of BENCH_KERNELS (lab/data/bench-kernels) once,
 #       in an order drawn from the seed; each kernel's runs as they are
-#   bench/bench.sh compare A B  (make compare) two stored runs, by name
+#   bench/bench.sh compare A B  (make compare A=RUN B=RUN) two stored runs
 # Every boot sets the preset's features (and the kernel's), waits a delay
 # drawn from the seed, runs BENCH_WARMUP_RUNS warm-up rounds (the first run
 # after a boot moves by 2x, so it is no sample), then BENCH_RUNS rounds, the
@@ -21,9 +21,47 @@
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"
+
+# What two runs must share to be compared: what each run measures and how
+SAME="BENCH_PRESET LAB_ACCEL LAB_ICOUNT_SHIFT BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_FEATURES
+	BENCH_WORKLOADS BENCH_SECONDS BENCH_WARMUP_RUNS BENCH_REBUILD"
+# compare RUN RUN: each condition of the second stored run (BENCH_OUT/NAME,
+# or a path) against the same condition of the first, as MMTests'
+# compare-kernels does; refused, status 7, when a setting of SAME differs
+compare() {
+	local a b k va vb bad="" opts=() c runs=()
+	[ $# = 2 ] && [ -n "$1" ] && [ -n "$2" ] ||
+		{ echo "usage: make compare A=RUN B=RUN (RUN: a directory of $BENCH_OUT, or a path)" >&2; exit 2; }
+	for c in "$@"; do
+		[ -d "$c" ] || c=$BENCH_OUT/$c
+		[ -f "$c/settings.txt" ] && [ -f "$c/aba.csv" ] || die "no stored run $c (settings.txt and aba.csv)"
+		runs+=("$(cd "$c" && pwd -P)")
+	done
+	a=${runs[0]} b=${runs[1]}
+	for k in $SAME; do
+		va=$(sed -n "s/^$k=//p" "$a/settings.txt") vb=$(sed -n "s/^$k=//p" "$b/settings.txt")
+		[ "$va" = "$vb" ] || bad="$bad, $k '$va' against '$vb'"
+	done
+	[ -z "$bad" ] || { say "error: ${a##*/} and ${b##*/} differ where it matters:${bad#,}; not compared"; exit 7; }
+	for c in $(tail -n +2 "$a/aba.csv" | cut -d, -f2 | sort -u); do
+		cut -d, -f2 "$b/aba.csv" | grep -qx -- "$c" || continue
+		opts+=(--compare "B/$c,A/$c" --label "A/$c=A: $c" --label "B/$c=B: $c")
+	done
+	[ ${#opts[@]} -gt 0 ] || die "${a##*/} and ${b##*/} have no condition in common"
+	printf 'A: %s\nB: %s\n' "$a" "$b"
+	tmp=$(mktemp)	# global: the EXIT trap reads it
+	trap 'rm -f "$tmp"' EXIT
+	# the conditions named by their run, the second run's boots after the first's
+	awk -F, -v OFS=, 'FNR == 1 { f++; if (f == 1) print; next }
+		f == 1 { n = $6 > n ? $6 : n; $2 = "A/" $2; print } f == 2 { $2 = "B/" $2; $6 += n; print }' \
+		"$a/aba.csv" "$b/aba.csv" >"$tmp"
+	"$LAB_TOP/bench/stats.py" "$tmp" --title "B against A, condition by condition" "${opts[@]}"
+}
+
 mode=${1:-}
 case $mode in
 features|kernels) ;;
+compare) shift; compare "$@"; exit ;;
 *) echo "usage: bench/bench.sh features|kernels|compare RUN RUN" >&2; exit 2 ;;
 esac
 bench_preset "$BENCH_PRESET"

@@ -4,9 +4,9 @@
 #   host   (make check's bench-host part, no kernel): the statistics on fixed
 #          data (Welch's test and the intervals over boots, computed apart),
 #          the CV limit, the positive control and the regime's flag, each
-#          with its negative control; the plan of bench-kernels (boots in
-#          rounds, perturbed from the seed) and its refusal of a kernel that
-#          does other work around its runs;
+#          with its negative control; the plans of bench and bench-kernels
+#          (boots in rounds, perturbed from the seed) and the refusal of a
+#          kernel that does other work around its runs; make compare;
 #   guest  (the bench part, the patched kernel): a short smoke of each preset
 #          in the guest, in a scratch place (emulated figures are not
 #          asserted on: only that every condition was measured in every boot).
@@ -205,6 +205,31 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "negative control: a kernel that reads more between its runs is refused before any boot ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "does other work around its runs" "$scratch/plant.txt"'
 	t_check "negative control: and the refusal shows the extra work" grep -q 'newidle_gate' "$scratch/plant.txt"
+	# --- make compare: two stored runs by name. Run B is run A (the kernels
+	# fixture above) with the gate 10 higher on every boot, 120 124 121
+	# against 110 114 111: Welch over the boot means, variances 4.3333 each,
+	# se 1.6997, df 4, t(0.975, 4) = 2.7764: +10 +- 4.7191 of 111.67, +8.96 %
+	# [+4.73 %, +13.18 %]; v7.3 and norandom unchanged, +0.00 %.
+	mkdir -p "$scratch/runs/ra" "$scratch/runs/rb" "$scratch/runs/rc"
+	for r in ra rb rc; do cp "$g/settings.txt" "$scratch/runs/$r/"; done
+	cp "$scratch/k.csv" "$scratch/runs/ra/aba.csv"
+	awk -F, -v OFS=, '$2 == "gate" && $4 == "completions_per_s" { $5 += 10 } 1' "$scratch/k.csv" >"$scratch/runs/rb/aba.csv"
+	cp "$scratch/runs/rb/aba.csv" "$scratch/runs/rc/aba.csv"
+	sed -i 's/^BENCH_SECONDS=.*/BENCH_SECONDS=3/; s/^LAB_ICOUNT_SHIFT=.*/LAB_ICOUNT_SHIFT=4/' "$scratch/runs/rc/settings.txt"
+	rc=0
+	BENCH_OUT=$scratch/runs "$top/bench/bench.sh" compare ra rb >"$scratch/cmp.txt" 2>&1 || rc=$?
+	t_check "compare: two stored runs by name, each kernel of B against A's ($rc)" \
+		eval 'test "$rc" = 0 && grep -qF "B: gate vs A: gate: +8.96% [+4.73%, +13.18%] better (Welch over boot means, 3 and 3)" "$scratch/cmp.txt"'
+	t_check "compare: a kernel unchanged is within noise" grep -qF "B: v7.3 vs A: v7.3: +0.00% [-2.96%, +2.96%] within noise" "$scratch/cmp.txt"
+	t_check "compare: make compare A=RUN B=RUN is bench.sh's compare" \
+		test "$(make -s -C "$top" -n compare A=ra B=rb)" = 'bench/bench.sh compare "ra" "rb"'
+	rc=0
+	BENCH_OUT=$scratch/runs "$top/bench/bench.sh" compare ra rc >"$scratch/cmp2.txt" 2>&1 || rc=$?
+	t_check "negative control: runs of another run length and icount shift are refused (exit 7, $rc)" test "$rc" = 7
+	t_check "negative control: naming the settings that differ" \
+		grep -qF "LAB_ICOUNT_SHIFT '3' against '4', BENCH_SECONDS '2' against '3'; not compared" "$scratch/cmp2.txt"
+	t_check "negative control: a run that is not stored is refused, named" \
+		refuses_with "no stored run $scratch/runs/nosuch" env BENCH_OUT="$scratch/runs" "$top/bench/bench.sh" compare ra nosuch
 	# make bench's plan: the same runner and layout, features A/B/A on each boot
 	BENCH_SEED=42 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/planf BENCH_BOOTS=2 "$top/bench/bench.sh" features >"$scratch/pf.txt" 2>/dev/null
 	gf=$(ls -d "$scratch"/planf/*-features)
