@@ -184,6 +184,31 @@ t_check "bare-metal: the feature put back as it was, NO_NI_GATE (the stand-in ho
 t_check "negative control: a SEMBENCH that is not there is refused" \
 	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" bench/bare-metal.sh "$scratch/bm-bad"
 
+# --- the tester's time claims: computed by bare-metal.sh from its defaults,
+# which its head comment states, and the same in the checklist and the README
+bmt() { env -u RUNS -u SECONDS_PER_RUN -u FEATURES -u WORKLOADS bench/bare-metal.sh --time "$@"; }
+full=$(bmt) quick=$(bmt --quick)
+read -r fr fs qr qs < <(sed -n 's/.*RUNS=\([0-9]*\) .*SECONDS_PER_RUN=\([0-9]*\) s.*/\1 \2/p' bench/bare-metal.sh | paste -sd' ')
+nf=$(sed -n 's/^features=\${FEATURES:-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
+nw=$(sed -n 's/^workloads=\${WORKLOADS:-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
+# minutes RUNS SECONDS: features x workloads x (a warm-up + RUNS rounds) x A B A2, each run SECONDS + 1
+minutes() { echo "about $(( (nf * nw * (1 + $1) * 3 * ($2 + 1) + 59) / 60 )) minutes"; }
+t_check "bare-metal: the full run's time, from its defaults ($nf x $nw x (1 + $fr) x 3 runs of $fs + 1 s)" \
+	test "${full%% (*}" = "$(minutes "$fr" "$fs")"
+t_check "bare-metal: --quick's, from its defaults ($qr rounds of $qs s): at most 30 minutes" \
+	eval 'test "${quick%% (*}" = "$(minutes "$qr" "$qs")" && test "$(echo "$quick" | cut -d" " -f2)" -le 30'
+t_check "negative control: other settings give another time" eval 'test "$(RUNS=20 bench/bare-metal.sh --time)" != "$full"'
+mkdir -p "$scratch/deb/base/DEBIAN" "$scratch/deb/gate/DEBIAN"
+for p in base gate; do
+	printf 'Package: linux-image-7.3.4-%s\nVersion: 1\nArchitecture: all\nMaintainer: lab <lab@localhost>\nDescription: x\n' "$p" \
+		>"$scratch/deb/$p/DEBIAN/control"
+	dpkg-deb -b "$scratch/deb/$p" "$scratch/$p.deb" >/dev/null
+done
+RUNS=3 lab/tools/tester-checklist.sh "$scratch/base.deb" "$scratch/gate.deb" >"$scratch/checklist.txt"
+t_check "tester checklist: both times as bare-metal.sh computes them from its defaults" \
+	eval 'grep -qF "$full" "$scratch/checklist.txt" && grep -qF "$quick" "$scratch/checklist.txt"'
+t_check "README: both times, the same" eval 'grep -qF "${full%% (*}" README.md && grep -qF "${quick%% (*}" README.md'
+
 # --- bench/collect.sh: the measurements in a benchmark console
 printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5,3\nBENCH-CSV-END futex\nBENCH-CSV-BEGIN futex NI_GATE\nfutex,B,1,completions_per_s,2.5,3\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
 t_check "collect: the rows of a console, a features block's conditions tagged with its feature" \
