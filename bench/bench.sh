@@ -7,14 +7,18 @@
 #       NI_RANDOM (the positive control; B: NO_NI_RANDOM)
 #   bench/bench.sh kernels   (make bench-kernels) BENCH_BOOTS rounds, each
 #       booting every kernel of BENCH_KERNELS (lab/data/bench-kernels) once,
-#       in an order drawn from the seed; each kernel's runs as they are
+#       in an order drawn from the seed (a drift of the host then spreads
+#       over every kernel); each kernel's runs as they are
 #   bench/bench.sh compare A B  (make compare A=RUN B=RUN) two stored runs
 # Every boot sets the preset's features (and the kernel's), waits a delay
 # drawn from the seed, runs BENCH_WARMUP_RUNS warm-up rounds (the first run
 # after a boot moves by 2x, so it is no sample), then BENCH_RUNS rounds, the
-# workloads in an order and the workers' first CPU drawn from the seed.
-# Every boot's script must do the same work around its runs (checked before
-# the first boot). bench/stats.py then compares over the boots.
+# workloads in an order and the workers' first CPU drawn from the seed:
+# under icount two boots of one kernel would replay one trajectory, and the
+# delay, order and CPU make each boot a sample of its own. Every boot's
+# script must do the same work around its runs (checked before the first
+# boot), so that the kernels' figures differ by the kernel only.
+# bench/stats.py then compares over the boots.
 # Results: BENCH_OUT/DATE-PRESET-MODE/ (settings.txt, plan.txt, guest-N.sh,
 # console-N.txt, aba.csv, report.txt, report.json); BENCH_OUT/latest.
 # BENCH_PLAN_ONLY=1 writes and checks the scripts and the plan, boots nothing.
@@ -122,6 +126,7 @@ while read -r b k variant; do
 		</dev/null >"$dir/console-$b.txt" 2>&1 || { tail -30 "$dir/console-$b.txt" >&2; die "boot $b ($k) failed: $dir/console-$b.txt"; }
 	"$LAB_TOP/bench/collect.sh" "$dir/console-$b.txt" >>"$dir/aba.csv" || die "no measurements from boot $b ($k)"
 done <"$dir/plan.txt"
+# the same bench programs in every guest, or the kernels were measured apart
 [ "$(grep -h '^# harness ' "$dir"/console-*.txt | sort -u | wc -l)" = 1 ] ||
 	die "the boots ran different harnesses: $(grep -h '^# harness ' "$dir"/console-*.txt | sort | uniq -c | tr '\n' ';')"
 

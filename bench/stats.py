@@ -2,31 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench/stats.py: the bench's statistics, for one boot or many.
 
-Input: CSV rows workload,condition,run,metric,value,boot (bench/aba.sh's
-layout, and aba.csv of a bench run). A comparison is a condition against
-the pool of one or more others (--compare C,BASE[+BASE2]); by default each
-A/B/A (conditions A, B, A2, or TAG:A, TAG:B, TAG:A2) compares B with A+A2.
-What a sample is:
-  - one boot (bare metal): a run; Welch's test;
-  - several boots, the same for both sides (A/B/A on each boot): per boot,
-    the delta of C against its bases; Student's interval over the boots;
-  - several boots, not the same (kernels across boots): a boot's mean;
-    Welch's test. Under emulation a boot replays one trajectory, so its
-    runs are not independent: a boot counts once.
-The interval is 95 %; 'within noise' when it holds 0, else better or worse
-(higher or lower for counts that explain a result). The drift: A2 against
-A, or a single base's later boots against its earlier ones.
---control C: the positive control, a condition known to differ from its
-  bases; where none of a workload's main metrics tells it apart, no 'within
-  noise' there can be read as 'no difference': the report says so, status 5.
---cv-max PCT: a condition whose CV of a main metric is over PCT fails the
-  report, status 6, after every output is written (0, the default: off).
-The regime, from the telemetry (dom_LEVEL_* of bench/aba.sh -S): per
-condition and level the ratio at the start and end of a run, visits,
-attempts and pulls per run, the share of visits at ratio 1024 (the throttle
-is not asked there) and the share that made no attempt ('skip'). A
-condition asked on under --asked-min % of its visits, or that skipped under
-1 % (every visit attempts), is flagged: it says nothing about the gate.
+Reads CSV rows workload,condition,run,metric,value,boot. Compares a
+condition with the pool of others (--compare C,BASE[+BASE2]; by default B
+with A+A2 of each A/B/A), with a 95 % interval of the delta. The sample
+(README.md, Terms) is a run on one boot; over several boots, a boot's mean
+(Welch's test) or, where both sides ran on the same boots, the per-boot
+delta (Student's t). --control C: the positive control; where no main
+metric of a workload tells it apart, the status is 5. --cv-max PCT: a main
+metric's CV over PCT is status 6, after every output is written. The
+telemetry's dom_LEVEL_* metrics (bench/aba.sh -S) give the regime table.
 Usage: bench/stats.py CSV [--title T] [--label C=NAME ...] [--compare C,B[+B2] ...]
          [--control C] [--cv-max PCT] [--asked-min PCT] [--json F] [--csv F] [--png F]
 """
@@ -105,6 +89,10 @@ def compare(d, c, bases, m):
         for boot, v in d[b].items():
             pool.setdefault(boot, []).extend(v)
     r = {"condition": c, "against": "+".join(bases)}
+    # Under icount a boot replays one trajectory, so its runs are no
+    # independent samples: over several boots a boot counts once. Where both
+    # sides ran on each boot (A/B/A), the boot's own A and A2 are its
+    # baseline and the spread between boots cancels.
     many = len(own) > 1 and all(len(d[b]) > 1 for b in bases)
     if many and set(own) <= set(pool):
         if not all(mean(pool[k]) for k in own):
@@ -135,6 +123,7 @@ def compare(d, c, bases, m):
     r.update(ci_low_pct=100.0 * (diff - h) / scale, ci_high_pct=100.0 * (diff + h) / scale, t=t, df=df,
              p=2.0 * stats.t.sf(abs(t), df) if se else float(not diff))
     r["verdict"] = verdict(r["ci_low_pct"], r["ci_high_pct"], m)
+    # the drift: how far the baseline moved while the runs went on
     if len(bases) > 1:
         first, last = [[v for vs in d[b].values() for v in vs] for b in (bases[0], bases[-1])]
         r["drift_pct"] = 100.0 * (mean(last) - mean(first)) / mean(first) if mean(first) else None
