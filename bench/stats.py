@@ -19,6 +19,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -270,8 +271,8 @@ def main():
     print("\n".join(lines))
     if o.json_out:
         with open(o.json_out + ".tmp", "w") as f:
-            # JSON has no infinity: a t or df of an interval of width 0 is null
-            json.dump(json.loads(json.dumps(out).replace("Infinity", "null")), f, indent=1)
+            # JSON has no infinity: the t or df of an interval of width 0 is null
+            json.dump(json.loads(re.sub(r"-?\bInfinity\b|\bNaN\b", "null", json.dumps(out))), f, indent=1)
             f.write("\n")
         os.replace(o.json_out + ".tmp", o.json_out)
     if o.csv_out:
