@@ -6,8 +6,13 @@
 setting = $(shell sed -n 's/^$(1)=\([^ ]*\).*/\1/p' lab/settings)
 VARIANT ?= $(call setting,VARIANT)
 SCRIPT ?= $(call setting,SCRIPT)
+# PRESET was once a second name for BENCH_PRESET that nothing read: refused,
+# so that 'make bench PRESET=ni20' cannot run ni4 and record ni20
+ifeq ($(origin PRESET),command line)
+$(error PRESET is not a setting: say BENCH_PRESET=$(PRESET))
+endif
 
-.PHONY: all help check deps fetch apply build guest boot export sim bench bench-kernels tester-kernels lkml outbox stress clean distclean
+.PHONY: all help check deps fetch apply build guest boot export sim bench bench-kernels compare tester-kernels lkml outbox stress clean distclean
 
 #: make                the patched kernel built and booted: its domains, what each feature does, the tests
 all:
@@ -45,11 +50,15 @@ sim:
 
 #: make bench          features A/B/A on each boot of the series' bench kernel (BENCH_PRESET)
 bench:
-	bench/run.sh
+	bench/bench.sh features
 
 #: make bench-kernels  v7.3, v7.3 + patch 1 and the series compared across boots (BENCH_PRESET)
 bench-kernels:
-	bench/kernels.sh
+	bench/bench.sh kernels
+
+#: make compare        two stored runs by name, condition by condition: make compare A=RUN B=RUN (out/bench/RUN)
+compare:
+	bench/bench.sh compare "$(A)" "$(B)"
 
 #: make tester-kernels v7.3 and the series as Debian packages from one CONFIG, for a real machine
 tester-kernels: deps

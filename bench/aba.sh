@@ -5,16 +5,17 @@
 #
 # Features mode (default): K rounds of feature state A (FEATURE), B
 # (NO_FEATURE) and A again, interleaved A B A2. Kernels mode (-c NAME): K
-# runs as they are, labelled NAME (one boot of bench/kernels.sh).
+# runs as they are, labelled NAME (one boot of make bench-kernels).
 #
 # Usage: bench/aba.sh [-w WORKLOAD] [-k RUNS] [-s SECONDS] [-t THREADS]
 #                     [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
-#                     [-i MS] [-u SECONDS] [-x RUNS] [-C OFFSET] [-D] [-S]
+#                     [-i MS] [-u SECONDS] [-x RUNS] [-C OFFSET] [-b BOOT] [-D] [-S]
 #   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
 #   -c NAME      no toggling: K runs as they are, labelled NAME
 #   -x RUNS      warm-up runs first (default 0), each condition's: measured
 #                and shown as '# warm-up' lines, never in the CSV (the first
 #                run after a boot is not a sample)
+#   -b BOOT      the boot's number, the CSV's last column (default 1)
 #   -C OFFSET    futex: the first worker on the OFFSET-th allowed CPU (the
 #                rest in turn from there), to move a boot's trajectory
 #   -i MS        futex: count completions per MS milliseconds, and report
@@ -48,7 +49,7 @@
 #   perfpipe: perf bench sched pipe -l 10000*SECONDS (usecs_per_op; linux-perf)
 #   tbench: tbench_srv on loopback, tbench -t SECONDS THREADS clients
 #          (mb_per_s; Debian's dbench)
-# CSV columns: workload,condition,run,metric,value
+# CSV columns: workload,condition,run,metric,value,boot (bench/stats.py's)
 # ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY: the
 # files it reads and writes (the tests' stand-ins; by default the sched
 # features file, /proc/schedstat, the schedstats sysctl and the telemetry).
@@ -60,13 +61,13 @@ TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
 SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat}
 SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
 wl=futex runs=5 secs=10 threads=8 wake=4 feature=NI_RANDOM csv_out=/dev/stdout only="" interval=0 warm=1 rebuild="" sst=""
-warmups=0 offset=0
-while getopts w:k:s:t:W:f:o:c:i:u:x:C:DS opt; do
+warmups=0 offset=0 boot=1
+while getopts w:k:s:t:W:f:o:c:i:u:x:C:b:DS opt; do
 	case $opt in
 	w) wl=$OPTARG ;; k) runs=$OPTARG ;; s) secs=$OPTARG ;; t) threads=$OPTARG ;;
 	W) wake=$OPTARG ;; f) feature=$OPTARG ;; o) csv_out=$OPTARG ;; c) only=$OPTARG ;;
 	i) interval=$OPTARG ;; u) warm=$OPTARG ;; x) warmups=$OPTARG ;; C) offset=$OPTARG ;;
-	D) rebuild=1 ;; S) sst=1 ;;
+	b) boot=$OPTARG ;; D) rebuild=1 ;; S) sst=1 ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
 done
@@ -81,8 +82,8 @@ sembench8) wl=sembench threads=8 wake=4 ;;
 sembench815) wl=sembench threads=815 wake=101 ;;
 *) die "unknown workload '$wl' (futex, futex8, futex815, sembench8, sembench815, hackbench, stress, perfmsg, perfpipe, tbench)" ;;
 esac
-for n in "$runs" "$secs" "$threads" "$wake"; do
-	case $n in ''|*[!0-9]*|0) die "-k, -s, -t and -W take positive numbers" ;; esac
+for n in "$runs" "$secs" "$threads" "$wake" "$boot"; do
+	case $n in ''|*[!0-9]*|0) die "-k, -s, -t, -W and -b take positive numbers" ;; esac
 done
 for n in "$interval" "$warm" "$warmups" "$offset"; do
 	case $n in ''|*[!0-9]*) die "-i, -u, -x and -C take numbers" ;; esac
@@ -243,7 +244,7 @@ measure() {
 	cat "$tmp/fig"
 	[ -z "$sst" ] || deltas "$tmp/s0" "$tmp/s1"
 }
-echo "workload,condition,run,metric,value" >"$tmp/csv"
+echo "workload,condition,run,metric,value,boot" >"$tmp/csv"
 i=1
 while [ $i -le "$warmups" ]; do
 	for cond in ${only:-A B A2}; do
@@ -257,7 +258,7 @@ while [ $i -le "$runs" ]; do
 	for cond in ${only:-A B A2}; do
 		measure "$cond" "$i" >"$tmp/fig.run"
 		while read -r metric value; do
-			echo "$label,$cond,$i,$metric,$value"
+			echo "$label,$cond,$i,$metric,$value,$boot"
 		done <"$tmp/fig.run" >>"$tmp/csv"
 	done
 	i=$((i + 1))

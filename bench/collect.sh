@@ -16,7 +16,7 @@ if grep -q '^BENCH-FAILED' "$c"; then
 fi
 rows=$(awk '/^BENCH-CSV-BEGIN/ { in_ = 1; tag = $3; next }
 	/^BENCH-CSV-END/ { in_ = 0; next }
-	in_ && /^[a-z][a-z0-9_.-]*,[A-Za-z0-9_.:+-]+,[0-9]+,[a-z_0-9]+,/ {
+	in_ && /^[a-z][a-z0-9_.-]*,[A-Za-z0-9_.:+-]+,[0-9]+,[a-z_0-9]+,[^,]*,[0-9]+$/ {
 		if (tag != "") { split($0, f, ","); sub(/^[^,]*,[^,]*,/, f[1] "," tag ":" f[2] ",") }
 		print }' "$c")
 [ -n "$rows" ] || { echo "collect: no measurements in $c" >&2; exit 1; }

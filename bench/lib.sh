@@ -1,10 +1,10 @@
 # shellcheck shell=bash
-# The bench's host side, sourced by bench/run.sh, bench/kernels.sh and
-# bench/sweep.sh after lab/lib.sh: presets, the kernels it compares, and the
-# one script every boot runs.
+# The bench's host side, sourced after lab/lib.sh by bench/bench.sh and
+# bench/sweep.sh: presets, the kernels, and the one script every boot runs.
 
-# bench_preset NAME: load bench/presets/NAME.conf. A setting already in the
-# environment wins over the preset's; the preset's names are checked.
+# bench_preset NAME: load bench/presets/NAME.conf. A setting the environment
+# gives wins over the preset's; a name the preset has no business setting
+# is refused.
 bench_preset() {
 	local f=$LAB_TOP/bench/presets/$1.conf line key
 	[ -f "$f" ] || die "no preset '$1' (bench/presets: $(cd "$LAB_TOP/bench/presets" && ls ./*.conf | sed 's|^\./||; s|\.conf$||' | tr '\n' ' '))"
@@ -22,37 +22,26 @@ bench_preset() {
 		BENCH_WARMUP_RUNS BENCH_BOOTS BENCH_REBUILD; do
 		[ -n "${!key:-}" ] || die "$f does not set $key"
 	done
-	# an empty setting takes the preset's value: '-' asks for no features
+	# empty means the preset's value, so '-' asks for no features
 	[ "${BENCH_FEATURES:-}" != - ] || BENCH_FEATURES=""
 	BENCH_PRESET=$1
 	export LAB_CPUS=$BENCH_CPUS LAB_SOCKETS=$BENCH_SOCKETS LAB_THREADS=$BENCH_THREADS
 }
 
-# The kernels the bench compares: NAME -> "VARIANT FEATURE" (- for none).
-# Every one is a bench-* build, with the lab's telemetry.
+# bench_kernel NAME FIELD: FIELD (variant, tree, features, against, label) of
+# NAME's line in lab/data/bench-kernels; bench_kernels: every NAME there.
+bench_kernels() { awk '!/^#/ && NF { print $1 }' "$LAB_TOP/lab/data/bench-kernels"; }
 bench_kernel() {
-	case $1 in
-	v7.3) echo "bench-baseline -" ;;
-	fix1) echo "bench-dicefix -" ;;
-	gate) echo "bench-patched NI_GATE" ;;
-	dice) echo "bench-patched NO_NI_GATE" ;;
-	norandom) echo "bench-patched NO_NI_RANDOM" ;;
-	*) die "unknown bench kernel '$1' (v7.3, fix1, gate, dice, norandom)" ;;
-	esac
-}
-bench_label() {
-	case $1 in
-	v7.3) echo "v7.3 (the dice)" ;;
-	fix1) echo "v7.3 + the off-by-one fix" ;;
-	gate) echo "the series (NI_GATE)" ;;
-	dice) echo "the series, NO_NI_GATE (its dice)" ;;
-	norandom) echo "the series, NO_NI_RANDOM" ;;
-	*) echo "$1" ;;
-	esac
+	awk -v k="$1" -v f="$2" '!/^#/ && $1 == k { n = split("variant tree features against", c, " ")
+			for (i = 1; i <= n; i++) if (c[i] == f) print $(i + 1)
+			if (f == "label") { for (i = 1; i <= 5; i++) sub(/^[ \t]*[^ \t]+[ \t]+/, ""); print }
+			found = 1 }
+		END { exit !found }' "$LAB_TOP/lab/data/bench-kernels" ||
+		die "unknown bench kernel '$1' (lab/data/bench-kernels: $(bench_kernels | paste -sd' '))"
 }
 
 # bench_seeded N SEED...: a number in 0 .. N-1 from the seed words, the same
-# for the same words (the boots' perturbations are drawn from the run's seed)
+# for the same words, so that a run's seed gives its boots again
 bench_seeded() {
 	local n=$1
 	shift
@@ -67,25 +56,20 @@ bench_shuffle() {
 		sort -n | cut -d' ' -f2 | tr '\n' ' ' | sed 's/ $//'
 }
 
-# bench_guest_script FILE LABEL FEATURES WORKLOADS DELAY_US OFFSET ARGS MODES:
-# the script a boot runs. Its first lines, marked BENCH-PARAM, are what one
-# boot sets apart from another: the kernel's label and features, and the
-# perturbation (the order of the workloads, a delay before the runs, the
-# workers' first CPU); the rest is the same for every boot of a run, which
-# bench_same_work checks. ARGS are bench/aba.sh's, the same for all. MODES:
-# "-c" (kernels mode: the runs as they are, labelled LABEL), or features
-# to A/B/A on the boot, each in turn (its CSV block tagged with it).
-# BENCH_PLANT (tests only) is a command put into the rest, to show that it
-# is caught.
+# bench_guest_script FILE BOOT LABEL FEATURES WORKLOADS DELAY_US OFFSET ARGS MODES:
+# the script a boot runs. Its BENCH-PARAM lines are all that may differ
+# between the boots of a run (bench_same_work checks it): the boot's number,
+# the kernel's name and features, the order of the workloads, a delay before
+# the runs and the workers' first CPU. ARGS are bench/aba.sh's. MODES: "-c"
+# (each kernel's runs as they are, named LABEL), or the features to A/B/A,
+# each in turn, its CSV block tagged with it. BENCH_PLANT (tests only) is a
+# command put among the rest, to show that it is caught.
 bench_guest_script() {
-	local file=$1 label=$2 features=$3 workloads=$4 delay=$5 offset=$6 args=$7 modes=$8 m
+	local file=$1 m
 	{
 		echo '#!/bin/sh'
-		echo "label=$label	# BENCH-PARAM"
-		echo "features=\"$features\"	# BENCH-PARAM"
-		echo "workloads=\"$workloads\"	# BENCH-PARAM"
-		echo "delay_us=$delay	# BENCH-PARAM"
-		echo "offset=$offset	# BENCH-PARAM"
+		printf '%s	# BENCH-PARAM\n' "boot=$2" "label=$3" "features=\"$4\"" "workloads=\"$5\"" \
+			"delay_us=$6" "offset=$7"
 		cat <<'SH'
 F=/sys/kernel/debug/sched/features
 for f in $features; do
@@ -98,13 +82,13 @@ usleep "$delay_us"
 SH
 		[ -z "${BENCH_PLANT:-}" ] || echo "$BENCH_PLANT"
 		echo 'for wl in $workloads; do'
-		for m in $modes; do
+		for m in $9; do
 			if [ "$m" = -c ]; then
 				echo '	echo "BENCH-CSV-BEGIN $wl"'
-				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" $args -c \"\$label\" || echo \"BENCH-FAILED \$wl\""
+				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $8 -c \"\$label\" || echo \"BENCH-FAILED \$wl\""
 			else
 				echo "	echo \"BENCH-CSV-BEGIN \$wl $m\""
-				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" $args -f $m || echo \"BENCH-FAILED \$wl\""
+				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $8 -f $m || echo \"BENCH-FAILED \$wl\""
 			fi
 			echo '	echo "BENCH-CSV-END $wl"'
 		done
@@ -123,9 +107,4 @@ bench_same_work() {
 			return 1
 		fi
 	done
-}
-
-# bench_collect CONSOLE BOOT: the boot's CSV rows with its number appended
-bench_collect() {
-	"$LAB_TOP/bench/collect.sh" "$1" | sed "s/\$/,$2/"
 }

@@ -1,360 +1,298 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""bench/stats.py: the statistics of an A/B/A benchmark CSV.
+"""bench/stats.py: the bench's statistics, for one boot or many.
 
-Input: the CSV of bench/aba.sh or bench/kernels.sh, columns
-workload,condition,run,metric,value (more columns are ignored).
-
-For each workload and metric, per condition: n, mean, median, min, max,
-stddev and CV (stddev / mean, sample stddev). For each comparison B:A,A2
-(B against the mean of both of its baselines): the delta of B's mean
-against the baselines' mean, in percent, with a 95 % confidence interval
-from Welch's t-test of B's runs against the runs of both baselines taken
-together (their drift counts as noise), the verdict (better, worse, or
-within noise when the interval holds 0) and the baselines' drift (A2
-against A). The interval in percent is the interval of the difference
-divided by the baselines' mean.
-
-Usage: bench/stats.py CSV [--title T] [--label COND=NAME ...]
-                      [--compare B:A,A2 ...] [--csv OUT] [--json OUT]
-                      [--png OUT] [--cv-max PCT] [--primary METRIC,...]
-  Without --compare: B:A,A2 when the conditions A, B and A2 are there.
-  --cv-max PCT (default: BENCH_CV_MAX, else 2): a condition whose CV of a
-    primary metric is over PCT fails the report: every output is written,
-    then the conditions over the limit are named on stderr and the exit
-    status is 3. 0 turns the check off.
-  --primary: the metrics the CV limit applies to (default: each workload's
-    throughput or time: completions_per_s, steady_per_s, transient_per_s,
-    burns_per_s, seconds, bogo_ops_per_s, ops_per_s, usecs_per_op, mb_per_s).
-Text on stdout. Needs python3 only (no scipy): Student's t from the
-regularised incomplete beta function.
+Reads CSV rows workload,condition,run,metric,value,boot. Compares a
+condition with the pool of others (--compare C,BASE[+BASE2]; by default B
+with A+A2 of each A/B/A), with a 95 % interval of the delta. The sample
+(README.md, Terms) is a run on one boot; over several boots, a boot's mean
+(Welch's test) or, where both sides ran on the same boots, the per-boot
+delta (Student's t). --control C: the positive control; where no main
+metric of a workload tells it apart, the status is 5. --cv-max PCT: a main
+metric's CV over PCT is status 6, after every output is written. The
+telemetry's dom_LEVEL_* metrics (bench/aba.sh -S) give the regime table.
+Usage: bench/stats.py CSV [--title T] [--label C=NAME ...] [--compare C,B[+B2] ...]
+         [--control C] [--cv-max PCT] [--asked-min PCT] [--json F] [--csv F] [--png F]
 """
 import argparse
 import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from statistics import mean, median, stdev
 
-# The workloads' main metrics (bench/aba.sh's figures), the one list of them
-PRIMARY = "completions_per_s,steady_per_s,transient_per_s,burns_per_s,seconds,bogo_ops_per_s,ops_per_s,usecs_per_op,mb_per_s"
+from scipy import stats
 
-
-# --- Student's t ---------------------------------------------------------
-def _betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 500):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        de = d * c
-        h *= de
-        if abs(de - 1.0) < 1e-15:
-            break
-    return h
-
-
-def betainc(a, b, x):
-    """Regularised incomplete beta I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(lbt) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
-
-
-def t_sf2(t, df):
-    """Two-sided p-value of t with df degrees of freedom."""
-    return betainc(df / 2.0, 0.5, df / (df + t * t))
-
-
-def t_quantile(p, df):
-    """The t with P(T <= t) = p, for p in (0.5, 1): by bisection."""
-    lo, hi = 0.0, 1.0
-    while 1.0 - t_sf2(hi, df) / 2.0 < p:
-        hi *= 2.0
-    for _ in range(200):
-        mid = (lo + hi) / 2.0
-        if 1.0 - t_sf2(mid, df) / 2.0 < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2.0
-
-
-def welch(b, a):
-    """Welch's t-test of samples b against a: (diff, se, df, t, p)."""
-    nb, na = len(b), len(a)
-    mb, ma = sum(b) / nb, sum(a) / na
-    vb = sum((x - mb) ** 2 for x in b) / (nb - 1)
-    va = sum((x - ma) ** 2 for x in a) / (na - 1)
-    qb, qa = vb / nb, va / na
-    se = math.sqrt(qb + qa)
-    diff = mb - ma
-    if se == 0.0:
-        return diff, 0.0, float("inf"), float("inf") if diff else 0.0, 0.0 if diff else 1.0
-    df = (qb + qa) ** 2 / (qb * qb / (nb - 1) + qa * qa / (na - 1)) if qb + qa else float("inf")
-    t = diff / se
-    return diff, se, df, t, t_sf2(abs(t), df)
-
-
-# --- summaries -----------------------------------------------------------
-def summary(v):
-    n = len(v)
-    s = sorted(v)
-    mean = sum(v) / n
-    med = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
-    sd = math.sqrt(sum((x - mean) ** 2 for x in v) / (n - 1)) if n > 1 else 0.0
-    return {"n": n, "mean": mean, "median": med, "min": s[0], "max": s[-1],
-            "stddev": sd, "cv_pct": 100.0 * sd / mean if mean else 0.0}
-
-
-# Counts that explain a result rather than rate it: their verdict is
-# "higher" or "lower", not "better" or "worse"; so are the per-level
-# telemetry figures (dom_LEVEL_...).
+# The workloads' main metrics: the CV limit and the positive control use these
+PRIMARY = ["completions_per_s", "steady_per_s", "transient_per_s", "burns_per_s", "seconds",
+           "bogo_ops_per_s", "ops_per_s", "usecs_per_op", "mb_per_s"]
+# Counts that explain a result: 'higher' or 'lower', never 'better' or 'worse'
 NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "main_migrations_per_1k", "main_csw_per_1k"}
+INF = float("inf")
 
 
-def is_neutral(metric):
-    return metric in NEUTRAL or metric.startswith("dom_")
+def lower_is_better(m):
+    return (m.startswith(("seconds", "usecs")) or "_us_" in m or m.endswith(("_us", "_per_1k"))
+            or "latency" in m or "delay" in m)
 
 
-# What the summary table shows besides the main metrics: the schedstat deltas.
-EXPLAIN = ["ni_lb_count", "ni_lb_gained", "lb_gained", "run_delay_ms"]
+def verdict(lo, hi, m):
+    if lo <= 0 <= hi:
+        return "within noise"
+    if m in NEUTRAL or m.startswith("dom_"):
+        return "higher" if lo > 0 else "lower"
+    return "better" if (lo > 0) != lower_is_better(m) else "worse"
 
 
-def lower_is_better(metric):
-    return (metric.startswith("seconds") or "_us_" in metric or metric.endswith("_us")
-            or metric.endswith("_per_1k") or metric.startswith("usecs") or "latency" in metric
-            or "delay" in metric)
+def load(path):
+    """{(workload, metric): {condition: {boot: [values]}}}, keys and conditions in file order."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        sys.exit("stats: %s is empty or missing" % path)
+    data, conds = {}, []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            try:
+                v, c = float(row["value"]), row["condition"]
+                k, boot = (row["workload"], row["metric"]), int(row["boot"])
+            except (TypeError, ValueError, KeyError):
+                sys.exit("stats: %s: not workload,condition,run,metric,value,boot: %r" % (path, row))
+            conds += [c] if c not in conds else []
+            data.setdefault(k, {}).setdefault(c, {}).setdefault(boot, []).append(v)
+    if not data:
+        sys.exit("stats: %s has no measurements" % path)
+    return data, conds
 
 
-def pct(a, b):
-    return 100.0 * (a - b) / b if b else 0.0
+def samples(by_boot):
+    """A condition's samples: its runs on one boot, its boot means on several."""
+    if len(by_boot) == 1:
+        return list(by_boot.values())[0]
+    return [mean(by_boot[b]) for b in sorted(by_boot)]
+
+
+def summary(by_boot):
+    s = samples(by_boot)
+    sd = stdev(s) if len(s) > 1 else 0.0
+    return {"runs": sum(len(v) for v in by_boot.values()), "boots": len(by_boot), "n": len(s),
+            "mean": mean(s), "median": median(s), "min": min(s), "max": max(s), "stddev": sd,
+            "cv_pct": 100.0 * sd / mean(s) if mean(s) else 0.0}
+
+
+def compare(d, c, bases, m):
+    """Condition c against the pool of bases, on one workload's metric."""
+    own, pool = d[c], {}
+    for b in bases:
+        for boot, v in d[b].items():
+            pool.setdefault(boot, []).extend(v)
+    r = {"condition": c, "against": "+".join(bases)}
+    # Under icount a boot replays one trajectory, so its runs are no
+    # independent samples: over several boots a boot counts once. Where both
+    # sides ran on each boot (A/B/A), the boot's own A and A2 are its
+    # baseline and the spread between boots cancels.
+    many = len(own) > 1 and all(len(d[b]) > 1 for b in bases)
+    if many and set(own) <= set(pool):
+        if not all(mean(pool[k]) for k in own):
+            return dict(r, verdict="baseline 0")
+        x = [100.0 * (mean(own[k]) - mean(pool[k])) / mean(pool[k]) for k in sorted(own)]
+        r.update(test="paired over boots", n=len(x), n_base=len(x), per_boot=x)
+        scale, diff = 100.0, mean(x)
+        se, df = (stdev(x) / math.sqrt(len(x)), len(x) - 1.0) if len(x) > 1 else (0.0, 0.0)
+    else:
+        x = samples(own) if many else [v for vs in own.values() for v in vs]
+        y = [s for b in bases for s in samples(d[b])] if many else [v for vs in pool.values() for v in vs]
+        r.update(test="Welch over " + ("boot means" if many else "runs"), n=len(x), n_base=len(y))
+        scale, diff = mean(y), mean(x) - mean(y)
+        if not scale:
+            return dict(r, verdict="baseline 0")
+        if len(x) > 1 and len(y) > 1:
+            # Welch-Satterthwaite by hand: Debian 12's scipy (1.10) gives no df
+            qx, qy = stdev(x) ** 2 / len(x), stdev(y) ** 2 / len(y)
+            se = math.sqrt(qx + qy)
+            df = (qx + qy) ** 2 / (qx * qx / (len(x) - 1) + qy * qy / (len(y) - 1)) if se else INF
+        else:
+            se, df = 0.0, 0.0
+    r["delta_pct"] = 100.0 * diff / scale
+    if not df:
+        return dict(r, verdict="too few samples")
+    h = stats.t.ppf(0.975, df) * se
+    t = diff / se if se else (INF if diff else 0.0)
+    r.update(ci_low_pct=100.0 * (diff - h) / scale, ci_high_pct=100.0 * (diff + h) / scale, t=t, df=df,
+             p=2.0 * stats.t.sf(abs(t), df) if se else float(not diff))
+    r["verdict"] = verdict(r["ci_low_pct"], r["ci_high_pct"], m)
+    # the drift: how far the baseline moved while the runs went on
+    if len(bases) > 1:
+        first, last = [[v for vs in d[b].values() for v in vs] for b in (bases[0], bases[-1])]
+        r["drift_pct"] = 100.0 * (mean(last) - mean(first)) / mean(first) if mean(first) else None
+    elif len(d[bases[0]]) > 1:
+        bm = samples(d[bases[0]])
+        half = len(bm) // 2
+        r["drift_pct"] = (100.0 * (mean(bm[-half:]) - mean(bm[:half])) / mean(bm[:half])
+                          if mean(bm[:half]) else None)
+    return r
+
+
+def ci(r):
+    return "%+.2f%% [%+.2f%%, %+.2f%%]" % (r["delta_pct"], r["ci_low_pct"], r["ci_high_pct"])
+
+
+def regime(data, conds, wl, name, asked_min, lines, flags):
+    """The telemetry's figures per condition and level, means over every run."""
+    reg = {}
+    for (w, m), d in data.items():
+        if w == wl and m.startswith("dom_") and m.count("_") >= 2:
+            lvl, what = m[4:].rsplit("_", 1)
+            for c, by_boot in d.items():
+                reg.setdefault(c, {}).setdefault(lvl, {})[what] = mean(v for vs in by_boot.values() for v in vs)
+    if not reg:
+        return
+    lines += ["  regime of %s (telemetry, per run; 'asked': visits below ratio 1024, where the gate or dice"
+              " decides):" % wl, "  %-36s %5s %13s %9s %9s %7s %8s %7s %6s" % (
+                  "condition", "level", "ratio start>end", "visits", "attempts", "pulls", "at 1024", "asked", "skip")]
+    for c in (c for c in conds if c in reg):
+        tv = tf = ta = 0.0
+        for lvl, x in reg[c].items():
+            v, full, a = x.get("visits", 0.0), x.get("full", 0.0), x.get("attempts", 0.0)
+            tv, tf, ta = tv + v, tf + full, ta + a
+            pc = (lambda n: 100.0 * n / v) if v else (lambda n: 0.0)
+            lines.append("  %-36s %5s %6.0f > %-6.0f %9.0f %9.0f %7.1f %7.1f%% %6.1f%% %5.1f%%" % (
+                name(c)[:36], lvl, x.get("ratio0", 0), x.get("ratio1", 0), v, a, x.get("pulls", 0),
+                pc(full), pc(v - full), pc(max(v - a, 0))))
+        asked, skipped = (100.0 * (tv - tf) / tv, 100.0 * max(tv - ta, 0) / tv) if tv else (0.0, 0.0)
+        if tv and (asked < asked_min or skipped < 1.0):
+            lines.append("  %-36s FLAG: asked on %.1f%% of the visits, %.1f%% skipped: this says nothing"
+                         " about the gate" % (name(c)[:36], asked, skipped))
+            flags.append({"workload": wl, "condition": c, "asked_pct": asked, "skipped_pct": skipped})
+    lines.append("")
+
+
+def plot(rows, png, title):
+    """Each comparison's delta with its interval, a chart (gnuplot)."""
+    pts = [r for r in rows if "ci_low_pct" in r and r["metric"] in PRIMARY]
+    if not shutil.which("gnuplot") or not pts:
+        print("stats: no chart (%s)" % ("no interval" if pts or shutil.which("gnuplot") else "no gnuplot"),
+              file=sys.stderr)
+        return
+    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as f:
+        for i, r in enumerate(pts):
+            f.write('%d "%s %s %s" %.4f %.4f %.4f\n' % (i, r["workload"], r["metric"], r["name"], r["delta_pct"],
+                                                         r["ci_low_pct"], r["ci_high_pct"]))
+    gp = ('set terminal pngcairo size 1100,%d font ",9"\nset output "%s"\nset termoption noenhanced\n'
+          'set title "%s: delta with its 95%% interval"\nset xlabel "%% of the base"\nset grid xtics\n'
+          'set xzeroaxis\nset yrange [-1:%d]\nunset key\nplot "%s" using 3:1:4:5:ytic(2) with xerrorbars pt 7\n'
+          % (200 + 18 * len(pts), png, title.replace('"', "'"), len(pts), f.name))
+    try:
+        subprocess.run(["gnuplot"], input=gp, text=True, check=True)
+    finally:
+        os.unlink(f.name)
 
 
 def main():
-    ap = argparse.ArgumentParser(description="statistics of an A/B/A CSV", add_help=True)
+    ap = argparse.ArgumentParser(description="the bench's statistics, for one boot or many")
     ap.add_argument("csv")
     ap.add_argument("--title", default="A/B/A")
     ap.add_argument("--label", action="append", default=[])
     ap.add_argument("--compare", action="append", default=[])
-    ap.add_argument("--csv", dest="csv_out")
+    ap.add_argument("--control")
+    ap.add_argument("--cv-max", type=float, default=0.0)
+    ap.add_argument("--asked-min", type=float, default=50.0)
     ap.add_argument("--json", dest="json_out")
+    ap.add_argument("--csv", dest="csv_out")
     ap.add_argument("--png", dest="png_out")
-    ap.add_argument("--cv-max", type=float, default=float(os.environ.get("BENCH_CV_MAX") or 2))
-    ap.add_argument("--primary", default=PRIMARY)
     o = ap.parse_args()
-
-    if not os.path.isfile(o.csv) or os.path.getsize(o.csv) == 0:
-        sys.exit("report: %s is empty or missing" % o.csv)
+    data, conds = load(o.csv)
     labels = dict(x.split("=", 1) for x in o.label)
-    primary = set(o.primary.split(","))
-    keys, conds, data = [], [], {}
-    with open(o.csv, newline="") as f:
-        for row in csv.DictReader(f):
-            try:
-                v = float(row["value"])
-            except (TypeError, ValueError, KeyError):
-                sys.exit("report: %s: not a number in %r" % (o.csv, row))
-            k = (row["workload"], row["metric"])
-            if k not in data:
-                keys.append(k)
-                data[k] = {}
-            c = row["condition"]
-            if c not in conds:
-                conds.append(c)
-            data[k].setdefault(c, []).append(v)
-    if not keys:
-        sys.exit("report: %s has no measurements" % o.csv)
-    compares = []
-    for c in o.compare:
-        b, base = c.split(":", 1)
-        compares.append((b, base.split(",")))
-    if not compares and {"A", "B", "A2"} <= set(conds):
-        compares = [("B", ["A", "A2"])]
-    name = lambda c: labels.get(c, c)
-
-    rows, over, lines = [], [], []
+    name = lambda c: labels.get(c, c)  # noqa: E731
+    if o.compare:
+        comps = [(c, b.split("+")) for c, b in (x.split(",", 1) for x in o.compare)]
+    else:
+        comps = [(c, [c[:-1] + "A", c[:-1] + "A2"]) for c in conds
+                 if (c == "B" or c.endswith(":B")) and {c[:-1] + "A", c[:-1] + "A2"} <= set(conds)]
+    out = {"title": o.title, "conditions": [], "comparisons": [], "control": [], "flags": [], "cv_over": []}
+    lines, unsure = [o.title, ""], []
     w = max([len(name(c)) for c in conds] + [10])
-    lines.append(o.title)
-    lines.append("")
-    tq_cache = {}
-    for k in keys:
-        wl, metric = k
-        d = data[k]
-        better = "lower" if lower_is_better(metric) else "higher"
-        neutral = is_neutral(metric)
-        lines.append("%s: %s (%s)" % (wl, metric, "explains, neither way is better" if neutral
-                                       else better + " is better"))
-        lines.append("  %-*s %4s %12s %12s %12s %12s %6s %8s  %-21s %s" % (
-            w, "condition", "n", "mean", "median", "min", "max", "CV", "delta", "95% CI (Welch)", "verdict"))
-        comp = {b: base for b, base in compares}
-        for c in conds:
-            if c not in d:
-                continue
-            s = summary(d[c])
-            r = {"workload": wl, "metric": metric, "condition": c, "name": name(c)}
-            r.update(s)
-            r.update({"baselines": "", "delta_pct": None, "ci_low_pct": None, "ci_high_pct": None,
-                      "t": None, "df": None, "p": None, "verdict": "", "drift_pct": None})
-            extra = ""
-            if c in comp and all(x in d for x in comp[c]):
-                base = [v for x in comp[c] for v in d[x]]
-                bm = sum(base) / len(base)
-                if bm == 0:
-                    # a counter that stayed at 0 in the baselines (no pulls at
-                    # a level, say): no relative delta to give
-                    r.update({"verdict": "baseline 0"})
-                    ci = "-"
-                elif len(d[c]) > 1 and len(base) > 1:
-                    diff, se, df, t, p = welch(d[c], base)
-                    if df == float("inf") or se == 0.0:
-                        q = 1.959963984540054
-                    else:
-                        q = tq_cache.setdefault(round(df, 9), t_quantile(0.975, df))
-                    lo, hi = diff - q * se, diff + q * se
-                    if lo > 0 or hi < 0:
-                        up = lo > 0
-                        if neutral:
-                            verdict = "higher" if up else "lower"
-                        else:
-                            verdict = "better" if up == (better == "higher") else "worse"
-                    else:
-                        verdict = "within noise"
-                    r.update({"delta_pct": pct(bm + diff, bm), "ci_low_pct": 100.0 * lo / bm,
-                              "ci_high_pct": 100.0 * hi / bm, "t": t, "df": df, "p": p,
-                              "verdict": verdict})
-                    ci = "[%+.2f%%, %+.2f%%]" % (r["ci_low_pct"], r["ci_high_pct"])
-                else:
-                    r.update({"delta_pct": pct(s["mean"], bm), "verdict": "too few runs"})
-                    ci = "-"
-                firsts = d[comp[c][0]]
-                lasts = d[comp[c][-1]]
-                r["drift_pct"] = pct(sum(lasts) / len(lasts), sum(firsts) / len(firsts))
-                r["baselines"] = "+".join(comp[c])
-                extra = "%8s  %-21s %s" % ("-" if r["delta_pct"] is None else "%+7.2f%%" % r["delta_pct"],
-                                           ci, r["verdict"])
-            lines.append(("  %-*s %4d %12.4f %12.4f %12.4f %12.4f %5.2f%% %s" % (
-                w, name(c), s["n"], s["mean"], s["median"], s["min"], s["max"], s["cv_pct"], extra)).rstrip())
-            if o.cv_max > 0 and metric in primary and s["cv_pct"] > o.cv_max:
-                over.append("%s %s, condition %s: CV %.2f%%" % (wl, metric, name(c), s["cv_pct"]))
-            rows.append(r)
-        for b, base in compares:
-            if b in d and all(x in d for x in base):
-                r = [x for x in rows if x["workload"] == wl and x["metric"] == metric and x["condition"] == b][0]
-                if r["delta_pct"] is None:
-                    continue
-                lines.append("  %s vs mean of %s: %+.2f%% (%s); baseline drift (%s vs %s): %+.2f%%" % (
-                    name(b), " and ".join(name(x) for x in base), r["delta_pct"], r["verdict"],
-                    name(base[-1]), name(base[0]), r["drift_pct"]))
-        lines.append("")
-    if len(conds) > 3:
-        lines[2:2] = summary_table(rows, keys, conds, name, primary)
+    for wl in dict.fromkeys(k[0] for k in data):
+        for (_, m), d in ((k, d) for k, d in data.items() if k[0] == wl and not k[1].startswith("dom_")):
+            many = any(len(v) > 1 for v in d.values())
+            lines += ["%s: %s (%s); a sample is %s" % (
+                wl, m, "explains, neither way is better" if m in NEUTRAL else
+                ("lower" if lower_is_better(m) else "higher") + " is better",
+                "a boot's mean" if many else "a run (one boot)"),
+                "  %-*s %5s %5s %12s %12s %12s %12s %7s" % (w, "condition", "runs", "boots", "mean", "median",
+                                                           "min", "max", "CV")]
+            for c in (c for c in conds if c in d):
+                s = dict(summary(d[c]), workload=wl, metric=m, condition=c, name=name(c))
+                out["conditions"].append(s)
+                lines.append("  %-*s %5d %5d %12.4f %12.4f %12.4f %12.4f %6.2f%%" % (
+                    w, name(c), s["runs"], s["boots"], s["mean"], s["median"], s["min"], s["max"], s["cv_pct"]))
+                if o.cv_max > 0 and m in PRIMARY and s["cv_pct"] > o.cv_max:
+                    out["cv_over"].append("%s %s, condition %s: CV %.2f%%" % (wl, m, name(c), s["cv_pct"]))
+            for c, bases in comps:
+                if c in d and all(b in d for b in bases):
+                    r = dict(compare(d, c, bases, m), workload=wl, metric=m, name=name(c))
+                    out["comparisons"].append(r)
+                    more = (" (%s, %d and %d)" % (r["test"], r["n"], r["n_base"]) if "ci_low_pct" in r else "")
+                    if r.get("drift_pct") is not None:
+                        more += "; drift of %s: %+.2f%%" % (" against ".join(name(b) for b in bases[::-1][:2])
+                                                            if len(bases) > 1 else name(bases[0]), r["drift_pct"])
+                    fig = ci(r) + " " if "ci_low_pct" in r else "%+.2f%% " % r["delta_pct"] if "delta_pct" in r else ""
+                    lines.append("  %s vs %s: %s%s%s" % (name(c), " + ".join(name(b) for b in bases), fig,
+                                                        r["verdict"], more))
+            lines.append("")
+        if o.control:
+            apart = [r for r in out["comparisons"] if r["workload"] == wl and r["condition"] == o.control
+                     and r["metric"] in PRIMARY and r["verdict"] not in ("within noise", "too few samples")]
+            out["control"].append({"workload": wl, "told_apart": bool(apart)})
+            if apart:
+                lines.append("  positive control (%s): told apart (%s)" % (name(o.control), ", ".join(
+                    "%s %s" % (r["metric"], ci(r)) for r in apart if "ci_low_pct" in r)))
+            else:
+                lines.append("  positive control (%s): NOT told apart: %s cannot say \"no difference\" here" % (
+                    name(o.control), wl))
+                unsure.append(wl)
+            lines.append("")
+        regime(data, conds, wl, name, o.asked_min, lines, out["flags"])
+    if unsure:
+        lines.append("The positive control was not told apart for %s: no \"within noise\" there means"
+                     " \"no difference\"." % ", ".join(unsure))
+    elif o.control:
+        lines.append("The positive control was told apart for every workload: a \"within noise\" there"
+                     " means no difference beyond its interval.")
+    else:
+        lines.append("No positive control given: a \"within noise\" does not show that the two could be"
+                     " told apart.")
     if o.cv_max > 0:
-        lines.append("CV limit %.4g%% (BENCH_CV_MAX) on %s: %s" % (
-            o.cv_max, ", ".join(sorted(primary & {m for _, m in keys})) or "no metric here",
-            "exceeded by " + "; ".join(over) if over else "every condition within it"))
+        lines.append("CV limit %.4g%% on the main metrics: %s" % (o.cv_max, "exceeded by " + "; ".join(
+            out["cv_over"]) if out["cv_over"] else "every condition within it"))
     print("\n".join(lines))
-
-    cols = ["workload", "metric", "condition", "name", "n", "mean", "median", "min", "max", "stddev",
-            "cv_pct", "baselines", "delta_pct", "ci_low_pct", "ci_high_pct", "t", "df", "p", "verdict",
-            "drift_pct"]
+    if o.json_out:
+        with open(o.json_out + ".tmp", "w") as f:
+            # JSON has no infinity: the t or df of an interval of width 0 is null
+            json.dump(json.loads(re.sub(r"-?\bInfinity\b|\bNaN\b", "null", json.dumps(out))), f, indent=1)
+            f.write("\n")
+        os.replace(o.json_out + ".tmp", o.json_out)
     if o.csv_out:
+        cols = ["workload", "metric", "condition", "name", "runs", "boots", "mean", "median", "min", "max",
+                "stddev", "cv_pct", "against", "test", "delta_pct", "ci_low_pct", "ci_high_pct", "t", "df", "p",
+                "verdict", "drift_pct"]
         with open(o.csv_out + ".tmp", "w", newline="") as f:
             wr = csv.writer(f)
             wr.writerow(cols)
-            for r in rows:
-                wr.writerow(["" if r[c] is None else ("%.6g" % r[c] if isinstance(r[c], float) else r[c])
-                             for c in cols])
+            for s in out["conditions"]:
+                for r in [r for r in out["comparisons"] if r["workload"] == s["workload"] and
+                          r["metric"] == s["metric"] and r["condition"] == s["condition"]] or [{}]:
+                    x = dict(s, **{k: v for k, v in r.items() if k in cols[12:]})
+                    wr.writerow(["%.6g" % x[c] if isinstance(x.get(c), float) else x.get(c, "") for c in cols])
         os.replace(o.csv_out + ".tmp", o.csv_out)
-    if o.json_out:
-        with open(o.json_out + ".tmp", "w") as f:
-            json.dump({"title": o.title, "cv_max_pct": o.cv_max, "cv_over": over,
-                       "rows": [{c: (None if isinstance(r[c], float) and math.isinf(r[c]) else r[c])
-                                 for c in cols} for r in rows]}, f, indent=1)
-            f.write("\n")
-        os.replace(o.json_out + ".tmp", o.json_out)
     if o.png_out:
-        plot([r for r in rows if r["metric"] in primary or r["metric"] in EXPLAIN], o.png_out, o.title)
-    if over:
-        for x in over:
-            print("report: CV over the limit of %.4g%%: %s" % (o.cv_max, x), file=sys.stderr)
-        sys.exit(3)
-
-
-def summary_table(rows, keys, conds, name, primary):
-    """MMTests-style: a column per condition (kernel), a row per workload's
-    main metric: mean and CV, then each compared one's delta and verdict."""
-    short = {"better": "better", "worse": "worse", "within noise": "~", "higher": "higher",
-             "lower": "lower", "too few runs": "few runs"}
-    cw = max([len(name(c)) for c in conds] + [17])
-    out = ["Summary: mean (CV); delta against its two baselines, verdict (~: within noise)",
-           "  %-34s" % "" + "".join(" %*s" % (cw, name(c)) for c in conds)]
-    for wl, metric in keys:
-        if metric not in primary and metric not in EXPLAIN:
-            continue
-        by = {r["condition"]: r for r in rows if r["workload"] == wl and r["metric"] == metric}
-        out.append("  %-34s" % ("%s %s" % (wl, metric)) + "".join(
-            " %*s" % (cw, "%.6g (%.2f%%)" % (by[c]["mean"], by[c]["cv_pct"]) if c in by else "-") for c in conds))
-        if any(by[c]["delta_pct"] is not None for c in by):
-            out.append(("  %-34s" % "" + "".join(
-                " %*s" % (cw, "%+.2f%% %s" % (by[c]["delta_pct"], short.get(by[c]["verdict"], by[c]["verdict"]))
-                          if c in by and by[c]["delta_pct"] is not None else "") for c in conds)).rstrip())
-    out.append("")
-    return out
-
-
-def plot(rows, png, title):
-    """Delta of each compared condition with its 95 % interval (gnuplot)."""
-    if not shutil.which("gnuplot"):
-        print("report: no chart (gnuplot is missing)", file=sys.stderr)
-        return
-    pts = [r for r in rows if r["ci_low_pct"] is not None]
-    if not pts:
-        return
-    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as f:
-        for i, r in enumerate(pts):
-            f.write('%d "%s %s %s" %.4f %.4f %.4f\n' % (i, r["workload"], r["metric"], r["name"],
-                                                         r["delta_pct"], r["ci_low_pct"], r["ci_high_pct"]))
-        dat = f.name
-    gp = """set terminal pngcairo size 1100,%d font ",9"
-set output "%s"
-set termoption noenhanced
-set title "%s: delta against the mean of both baselines, 95%% CI (Welch)"
-set xlabel "%% of the baselines' mean"
-set grid xtics
-set ytics font ",8"
-set xzeroaxis
-set arrow from 0, graph 0 to 0, graph 1 nohead lc rgb "gray"
-set yrange [-1:%d]
-unset key
-plot "%s" using 3:1:4:5:ytic(2) with xerrorbars pt 7
-""" % (200 + 18 * len(pts), png, title.replace('"', "'"), len(pts), dat)
-    try:
-        subprocess.run(["gnuplot"], input=gp, text=True, check=True)
-    finally:
-        os.unlink(dat)
+        plot(out["comparisons"], o.png_out, o.title)
+    for x in out["cv_over"]:
+        print("stats: CV over the limit of %.4g%%: %s" % (o.cv_max, x), file=sys.stderr)
+    sys.exit(6 if out["cv_over"] else 5 if unsure else 0)
 
 
 if __name__ == "__main__":

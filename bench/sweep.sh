@@ -1,7 +1,7 @@
 #!/bin/bash
 # The measured sweep behind the bench's icount shift and run length: for
 # each shift of SWEEP_SHIFTS and each run length of SWEEP_SECONDS, one boot
-# of bench-patched under the preset (BENCH_PRESET=ni4) running each of its
+# of BENCH_VARIANT (bench-patched) under the preset (BENCH_PRESET=ni4) running each of its
 # workloads A/B/A (NI_GATE / NO_NI_GATE) SWEEP_RUNS rounds; per shift,
 # length and workload, each condition's mean and CV, and the host's wall
 # time per guest second. One boot per point: the CVs are of the runs of one
@@ -13,9 +13,9 @@ set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"
 bench_preset "$BENCH_PRESET"
-variant=bench-patched
+variant=$BENCH_VARIANT
 shifts=$SWEEP_SHIFTS lens=$SWEEP_SECONDS runs=$SWEEP_RUNS
-need python3
+/usr/bin/python3 -c "import scipy" 2>/dev/null || die "python3-scipy is missing (make deps)"
 lab_lock
 "$LAB_TOP/lab/prepare.sh" guest "$variant"
 dir=$BENCH_OUT/sweep-$(date +%Y%m%d-%H%M%S)
@@ -23,7 +23,7 @@ mkdir -p "$dir"
 echo "shift,seconds,runs,wall_s,guest_s" >"$dir/wall.csv"
 for sh in $shifts; do
 	for len in $lens; do
-		bench_guest_script "$dir/guest-$sh-$len.sh" sweep "$BENCH_FEATURES" "$BENCH_WORKLOADS" 0 0 \
+		bench_guest_script "$dir/guest-$sh-$len.sh" 1 sweep "$BENCH_FEATURES" "$BENCH_WORKLOADS" 0 0 \
 			"-k $runs -s $len -x 1 -i 250 -u 1" NI_GATE
 		say "sweep: shift $sh, $runs x 3 runs of $len s"
 		t0=$(date +%s)
@@ -32,10 +32,10 @@ for sh in $shifts; do
 			>"$dir/console-$sh-$len.txt" 2>&1 || { tail -20 "$dir/console-$sh-$len.txt" >&2; die "sweep boot (shift $sh, $len s) failed"; }
 		wall=$(( $(date +%s) - t0 ))
 		echo "$sh,$len,$runs,$wall,$(( (runs + 1) * 3 * len * $(echo $BENCH_WORKLOADS | wc -w) ))" >>"$dir/wall.csv"
-		{ echo "workload,condition,run,metric,value"; "$LAB_TOP/bench/collect.sh" "$dir/console-$sh-$len.txt"; } |
+		{ echo "workload,condition,run,metric,value,boot"; "$LAB_TOP/bench/collect.sh" "$dir/console-$sh-$len.txt"; } |
 			sed 's/,NI_GATE:/,/' >"$dir/aba-$sh-$len.csv"
-		BENCH_CV_MAX=0 REPORT_JSON=$dir/report-$sh-$len.json "$LAB_TOP/bench/report.sh" "$dir/aba-$sh-$len.csv" \
-			"shift $sh, $len s" NI_GATE NO_NI_GATE >"$dir/report-$sh-$len.txt"
+		"$LAB_TOP/bench/stats.py" "$dir/aba-$sh-$len.csv" --title "shift $sh, $len s" --label A=NI_GATE \
+			--label B=NO_NI_GATE --label A2="NI_GATE again" --json "$dir/report-$sh-$len.json" >"$dir/report-$sh-$len.txt"
 		say "sweep: shift $sh, $len s: $wall s wall (boot included)"
 	done
 done
@@ -49,7 +49,7 @@ main = ["completions_per_s", "steady_per_s", "transient_per_s", "seconds", "bogo
 print("%5s %4s %5s %7s %6s  %-10s %-18s %-20s %s" % ("shift", "s", "runs", "wall_s", "wall/g",
       "workload", "metric", "CV A B A2", "mean A B A2"))
 for w in csv.DictReader(open(d + "/wall.csv")):
-    rows = json.load(open("%s/report-%s-%s.json" % (d, w["shift"], w["seconds"])))["rows"]
+    rows = json.load(open("%s/report-%s-%s.json" % (d, w["shift"], w["seconds"])))["conditions"]
     for wl in dict.fromkeys(r["workload"] for r in rows):
         for m in main:
             rs = [r for r in rows if r["workload"] == wl and r["metric"] == m]

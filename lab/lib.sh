@@ -144,16 +144,17 @@ am_series() {
 
 # Source tree of a kernel variant: the patched tree is out/linux itself, the
 # baseline is a git worktree of the base tag, so both stay built side by side.
-# The bench's own kernels are worktrees too, made by lab/steps/variant-tree.sh:
-# bench-baseline, bench-dicefix (v7.3 + the series' first patch) and
-# bench-patched, each with the lab's telemetry (lab/data/telemetry.patch).
+# The bench's kernels (the VARIANT column of lab/data/bench-kernels) are
+# worktrees too, made by lab/steps/variant-tree.sh.
 variant_src() {
+	local bench
+	bench=$(awk '!/^#/ && NF { print $2 }' "$LAB_TOP/lab/data/bench-kernels" | sort -u | paste -sd' ')
 	case $1 in
 	patched|debug) echo "$LINUX" ;;
 	baseline|baseline-debug) echo "$OUT/src/baseline" ;;
-	bench-baseline|bench-dicefix|bench-patched) echo "$OUT/src/$1" ;;
 	bisect-*) echo "$OUT/src/bisect" ;;
-	*) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, bench-baseline, bench-dicefix, bench-patched)" ;;
+	*) case " $bench " in *" $1 "*) echo "$OUT/src/$1" ;;
+	   *) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, $bench)" ;; esac ;;
 	esac
 }
 

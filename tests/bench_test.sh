@@ -1,219 +1,288 @@
 #!/bin/bash
-# The benchmark harness: the statistics on fixed data (Welch's test and the
-# intervals over boots, computed apart), the CV limit, the positive control
-# and the regime's flag, each with its negative control; the plan of
-# bench-kernels (boots in rounds, perturbed from the seed) and its refusal
-# of a kernel that does other work around its runs; and a short smoke of
-# each preset in the guest, in a scratch place (emulated figures are not
-# asserted on: only that every condition was measured in every boot).
+# The benchmark harness. tests/bench_test.sh [host|guest] runs one half
+# (both without an argument):
+#   host   (make check's bench-host part, no kernel): the statistics on fixed
+#          data (Welch's test and the intervals over boots, computed apart),
+#          the CV limit, the positive control and the regime's flag, each
+#          with its negative control; the plans of bench and bench-kernels
+#          (boots in rounds, perturbed from the seed) and the refusal of a
+#          kernel that does other work around its runs; make compare;
+#   guest  (the bench part, the patched kernel): a short smoke of each preset
+#          in the guest, in a scratch place (emulated figures are not
+#          asserted on: only that every condition was measured in every boot).
 # bench/aba.sh's own checks on the host are in tests/lab/tools_test.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+half=${1:-all}
+case $half in host|guest|all) ;; *) echo "usage: tests/bench_test.sh [host|guest]" >&2; exit 2 ;; esac
 
-# A: 100 102 101, B: 110 114 111, A2: 104 106 105. Welch's test of B against
-# A and A2 together, worked apart from bench/stats.py (the formula, and the
-# t quantile by Simpson integration of Student's density):
-#   means 111.6667 and 103, variances 4.3333 and 5.6, se 1.5420,
-#   t = 5.6204, df = 4.6441, t(0.975, df) = 2.6310, p = 0.00312,
-#   difference 8.6667 +- 4.0571 -> +8.41 % [+4.48 %, +12.35 %] of 103: better;
-#   drift A2 vs A 105/101 -> +3.96 %.
-cat >"$scratch/t.csv" <<CSV
-workload,condition,run,metric,value
-futex,A,1,completions_per_s,100
-futex,B,1,completions_per_s,110
-futex,A2,1,completions_per_s,104
-futex,A,2,completions_per_s,102
-futex,B,2,completions_per_s,114
-futex,A2,2,completions_per_s,106
-futex,A,3,completions_per_s,101
-futex,B,3,completions_per_s,111
-futex,A2,3,completions_per_s,105
+host_checks() {
+	# --- bench/stats.py, one boot: its runs are the samples.
+	# A: 100 102 101, B: 110 114 111, A2: 104 106 105. Welch's test of B against
+	# A and A2 together, worked apart from bench/stats.py (the formula, and the
+	# t quantile by Simpson integration of Student's density):
+	#   means 111.6667 and 103, variances 4.3333 and 5.6, se 1.5420,
+	#   t = 5.6204, df = 4.6441, t(0.975, df) = 2.6310, p = 0.00312,
+	#   difference 8.6667 +- 4.0571 -> +8.41 % [+4.48 %, +12.35 %] of 103: better;
+	#   drift A2 vs A 105/101 -> +3.96 %.
+	cat >"$scratch/t.csv" <<CSV
+workload,condition,run,metric,value,boot
+futex,A,1,completions_per_s,100,1
+futex,B,1,completions_per_s,110,1
+futex,A2,1,completions_per_s,104,1
+futex,A,2,completions_per_s,102,1
+futex,B,2,completions_per_s,114,1
+futex,A2,2,completions_per_s,106,1
+futex,A,3,completions_per_s,101,1
+futex,B,3,completions_per_s,111,1
+futex,A2,3,completions_per_s,105,1
 CSV
-REPORT_JSON=$scratch/t.json REPORT_CSV=$scratch/t.out.csv "$top/bench/report.sh" "$scratch/t.csv" t NI_RANDOM NO_NI_RANDOM >"$scratch/t.txt"
-# field FIELD: B's value in the JSON
-field() { python3 -c 'import json, sys
-r = [x for x in json.load(open(sys.argv[1]))["rows"] if x["condition"] == "B"][0]
-print(r[sys.argv[2]])' "$scratch/t.json" "$1"; }
-# near VALUE EXPECTED TOLERANCE
-near() { python3 -c 'import sys; a, b, e = map(float, sys.argv[1:]); sys.exit(abs(a - b) > e)' "$@"; }
-t_check "stats: Welch t = 5.6204" near "$(field t)" 5.6204 0.0005
-t_check "stats: Welch-Satterthwaite df = 4.6441" near "$(field df)" 4.6441 0.0005
-t_check "stats: two-sided p = 0.00312" near "$(field p)" 0.00312 0.00002
-# the same from scipy, a second opinion on bench/stats.py (A and A2 pooled
-# as the baseline, as report.sh does); Debian's python3, where
-# python3-scipy installs it
-oracle() { /usr/bin/python3 -c 'import sys
+	stats() { "$top/bench/stats.py" "$@"; }
+	aba_labels=(--label "A=A  NI_RANDOM" --label "B=B  NO_NI_RANDOM" --label "A2=A2 NI_RANDOM again")
+	stats "$scratch/t.csv" "${aba_labels[@]}" --json "$scratch/t.json" --csv "$scratch/t.out.csv" >"$scratch/t.txt"
+	# field KEY [CONDITION [AGAINST [JSON]]]: a comparison's value in the JSON
+	# (B's in t.json by default); cfield KEY: condition B's summary
+	field() { python3 -c 'import json, sys
+c, a = sys.argv[3], sys.argv[4]
+print([r for r in json.load(open(sys.argv[1]))["comparisons"] if r["condition"] == c and a in ("", r["against"])][0][sys.argv[2]])' \
+		"${4:-$scratch/t.json}" "$1" "${2:-B}" "${3:-}"; }
+	cfield() { python3 -c 'import json, sys
+print([r for r in json.load(open(sys.argv[1]))["conditions"] if r["condition"] == "B"][0][sys.argv[2]])' "$scratch/t.json" "$1"; }
+	# near VALUE EXPECTED TOLERANCE
+	near() { python3 -c 'import sys; a, b, e = map(float, sys.argv[1:]); sys.exit(abs(a - b) > e)' "$@"; }
+	t_check "stats: Welch t = 5.6204" near "$(field t)" 5.6204 0.0005
+	t_check "stats: Welch-Satterthwaite df = 4.6441" near "$(field df)" 4.6441 0.0005
+	t_check "stats: two-sided p = 0.00312" near "$(field p)" 0.00312 0.00002
+	# scipy's own Welch test, a second opinion on the formula in bench/stats.py
+	# (A and A2 pooled as the baseline)
+	oracle() { /usr/bin/python3 -c 'import sys
 from scipy import stats
 a, b = [100, 102, 101, 104, 106, 105], [110, 114, 111]
 r = stats.ttest_ind(b, a, equal_var=False)
 print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
-if /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
 	t_check "stats: scipy's Welch t agrees" near "$(field t)" "$(oracle t)" 0.0005
 	t_check "stats: scipy's two-sided p agrees" near "$(field p)" "$(oracle p)" 0.00002
 	t_check "negative control: scipy's t on other data does not" not near "$(field t)" \
 		"$(/usr/bin/python3 -c 'from scipy import stats; print(stats.ttest_ind([110, 114, 112], [100, 102, 101, 104, 106, 105], equal_var=False).statistic)')" 0.0005
-else
-	for d in "scipy's Welch t agrees" "scipy's two-sided p agrees" "negative control: scipy's t on other data does not"; do
-		t_skip "stats: $d" "no python3-scipy"
-	done
-fi
-t_check "stats: 95% CI low +4.48%" near "$(field ci_low_pct)" 4.4754 0.001
-t_check "stats: 95% CI high +12.35%" near "$(field ci_high_pct)" 12.3531 0.001
-t_check "stats: delta against the mean of both baselines +8.41%" near "$(field delta_pct)" 8.4142 0.001
-t_check "stats: verdict better" test "$(field verdict)" = better
-t_check "stats: baseline drift +3.96%" near "$(field drift_pct)" 3.9604 0.001
-t_check "stats: median, min, max, CV of B" test "$(field median) $(field min) $(field max) $(printf %.2f "$(field cv_pct)")" = "111.0 110.0 114.0 1.86"
-t_check "report: the text has the delta, interval and verdict" \
-	grep -q 'B  NO_NI_RANDOM .*  1.86%   +8.41%  \[+4.48%, +12.35%\]     better' "$scratch/t.txt"
-t_check "report: the text has the drift" grep -q 'baseline drift (A2 NI_RANDOM again vs A  NI_RANDOM): +3.96%' "$scratch/t.txt"
-t_check "report: the CSV has a row per condition" test "$(grep -c '^futex,completions_per_s,' "$scratch/t.out.csv")" = 3
-t_check "report: a missing CSV is an error, said" refuses_with "is empty or missing" "$top/bench/report.sh" "$scratch/missing.csv"
+	t_check "stats: 95% CI low +4.48%" near "$(field ci_low_pct)" 4.4754 0.001
+	t_check "stats: 95% CI high +12.35%" near "$(field ci_high_pct)" 12.3531 0.001
+	t_check "stats: delta against the mean of both baselines +8.41%" near "$(field delta_pct)" 8.4142 0.001
+	t_check "stats: verdict better" test "$(field verdict)" = better
+	t_check "stats: baseline drift +3.96%" near "$(field drift_pct)" 3.9604 0.001
+	t_check "stats: median, min, max, CV of B" test "$(cfield median) $(cfield min) $(cfield max) $(printf %.2f "$(cfield cv_pct)")" = "111.0 110.0 114.0 1.86"
+	t_check "stats: one boot, so the runs are the samples" test "$(field test)" = "Welch over runs"
+	t_check "report: the text has the delta, interval and verdict" grep -qF \
+		'B  NO_NI_RANDOM vs A  NI_RANDOM + A2 NI_RANDOM again: +8.41% [+4.48%, +12.35%] better (Welch over runs, 3 and 6)' "$scratch/t.txt"
+	t_check "report: the text has the drift" grep -qF 'drift of A2 NI_RANDOM again against A  NI_RANDOM: +3.96%' "$scratch/t.txt"
+	t_check "report: the CSV has a row per condition" test "$(grep -c '^futex,completions_per_s,' "$scratch/t.out.csv")" = 3
+	t_check "report: a missing CSV is an error, said" refuses_with "is empty or missing" stats "$scratch/missing.csv"
+	sed 's/,boot$//; s/,1$//' "$scratch/t.csv" >"$scratch/noboot.csv"
+	t_check "report: a CSV without the boot column is refused, naming the layout" \
+		refuses_with "not workload,condition,run,metric,value,boot" stats "$scratch/noboot.csv"
 
-# within noise: B's runs straddle the baselines
-sed -e 's/,110$/,101/' -e 's/,114$/,106/' -e 's/,111$/,103/' "$scratch/t.csv" >"$scratch/n.csv"
-BENCH_CV_MAX=0 REPORT_JSON=$scratch/t.json "$top/bench/report.sh" "$scratch/n.csv" >/dev/null
-t_check "stats: an interval that holds 0 is within noise" test "$(field verdict)" = "within noise"
-# lower is better for a time: the same data as seconds is worse
-sed 's/completions_per_s/seconds/' "$scratch/t.csv" >"$scratch/s.csv"
-REPORT_JSON=$scratch/t.json "$top/bench/report.sh" "$scratch/s.csv" >/dev/null
-t_check "stats: a longer time is worse" test "$(field verdict)" = worse
+	# within noise: B's runs straddle the baselines
+	sed -e 's/,110,1$/,101,1/' -e 's/,114,1$/,106,1/' -e 's/,111,1$/,103,1/' "$scratch/t.csv" >"$scratch/n.csv"
+	stats "$scratch/n.csv" --json "$scratch/t.json" >/dev/null
+	t_check "stats: an interval that holds 0 is within noise" test "$(field verdict)" = "within noise"
+	# lower is better for a time: the same data as seconds is worse
+	sed 's/completions_per_s/seconds/' "$scratch/t.csv" >"$scratch/s.csv"
+	stats "$scratch/s.csv" --json "$scratch/t.json" >/dev/null
+	t_check "stats: a longer time is worse" test "$(field verdict)" = worse
 
-# the CV limit: B's CV is 1.86 %
-t_check "CV limit: 1.86% passes a limit of 2%" eval 'BENCH_CV_MAX=2 "$top/bench/report.sh" "$scratch/t.csv" >/dev/null'
-rc=0
-BENCH_CV_MAX=1.5 REPORT_JSON=$scratch/cv.json "$top/bench/report.sh" "$scratch/t.csv" t X Y >"$scratch/cv.txt" 2>"$scratch/cv.err" || rc=$?
-t_check "negative control: a CV over its limit fails the report (exit 3)" test "$rc" = 3
-t_check "negative control: the failure names the condition and its CV" \
-	grep -q 'futex completions_per_s, condition B  Y: CV 1.86%' "$scratch/cv.err"
-t_check "negative control: the report is still written, saying so" \
-	eval 'grep -q "exceeded by" "$scratch/cv.txt" && test -s "$scratch/cv.json"'
-
-# runs_of CSV WORKLOAD CONDITION: how many runs measured it (a run writes
-# one row per metric)
-runs_of() { awk -F, -v w="$2" -v c="$3" '$1 == w && $2 == c { r[$3] = 1 } END { n = 0; for (k in r) n++; print n }' "$1"; }
-t_check "runs: the fixture has three runs of each condition" test "$(runs_of "$scratch/t.csv" futex B)" = 3
-printf 'workload,condition,run,metric,value\nfutex,A,1,completions_per_s,1\nfutex,A,1,wake_us_p50,2\nfutex,A,1,wake_us_p99,3\n' >"$scratch/one.csv"
-t_check "negative control: one run with three metrics is one run, not two" test "$(runs_of "$scratch/one.csv" futex A)" = 1
-
-# --- bench/compare.py over boots, on fixed data
-# Kernels mode: the boot means of v7.3 are the stats fixture's A and A2
-# (100 102 101 104 106 105), the gate's its B (110 114 111): the same Welch
-# test, +8.41 % [+4.48 %, +12.35 %]. Each boot has two runs around its mean.
-{
-	echo "workload,condition,run,metric,value,boot"
-	b=0
-	for kv in v7.3:100 gate:110 norandom:130 v7.3:102 gate:114 norandom:133 v7.3:101 gate:111 norandom:131 \
-		v7.3:104 v7.3:106 v7.3:105; do
-		b=$((b + 1))
-		echo "futex8,${kv%%:*},1,completions_per_s,$(( ${kv#*:} - 1 )),$b"
-		echo "futex8,${kv%%:*},2,completions_per_s,$(( ${kv#*:} + 1 )),$b"
-		for m in "visits 800" "full 0" "attempts 90" "pulls 3" "ratio0 40" "ratio1 38"; do
-			echo "futex8,${kv%%:*},1,dom_mc_${m% *},${m#* },$b"
-		done
-	done
-} >"$scratch/k.csv"
-cmp_k() { python3 "$top/bench/compare.py" "$1" --compare gate:v7.3 --compare norandom:gate \
-	--control norandom:gate --json "$scratch/k.json"; }
-rc=0
-cmp_k "$scratch/k.csv" >"$scratch/k.txt" || rc=$?
-kfield() { python3 -c 'import json, sys
-r = [x for x in json.load(open(sys.argv[1]))["rows"] if x["condition"] == sys.argv[2] and x["against"] == sys.argv[3]][0]
-print(r[sys.argv[4]])' "$scratch/k.json" "$@"; }
-t_check "over boots: the gate against v7.3, +8.41%" near "$(kfield gate v7.3 delta)" 8.4142 0.001
-t_check "over boots: its 95% interval [+4.48%, +12.35%], over 3 and 6 boots" \
-	eval 'near "$(kfield gate v7.3 lo)" 4.4754 0.001 && near "$(kfield gate v7.3 hi)" 12.3531 0.001 &&
-		test "$(kfield gate v7.3 n) $(kfield gate v7.3 n_base)" = "3 6"'
-t_check "over boots: the positive control told apart, the report passes ($rc)" \
-	eval 'test "$rc" = 0 && grep -q "positive control (norandom against gate): told apart" "$scratch/k.txt"'
-t_check "over boots: v7.3's drift, later boots against earlier" grep -q 'drift of v7.3: .*+3.96%' "$scratch/k.txt"
-sed 's/^\(futex8,norandom,[12],completions_per_s,\)13\([0-9]\)/\111\2/' "$scratch/k.csv" >"$scratch/k2.csv"
-rc=0
-cmp_k "$scratch/k2.csv" >"$scratch/k2.txt" || rc=$?
-t_check "negative control: a control that is not told apart fails the report (exit 4, $rc)" test "$rc" = 4
-t_check "negative control: saying the preset cannot say 'no difference'" \
-	grep -q 'NOT told apart: futex8 cannot say "no difference"' "$scratch/k2.txt"
-t_check "regime: the telemetry's levels in the report" grep -q '^  v7.3 .* mc .*40 > 38 .*800 .*90 ' "$scratch/k.txt"
-t_check "regime: a run at ratio 800 of 800 visits is not flagged" eval '! grep -q FLAG "$scratch/k.txt"'
-sed 's/,dom_mc_full,0,/,dom_mc_full,800,/' "$scratch/k.csv" >"$scratch/k3.csv"
-cmp_k "$scratch/k3.csv" >"$scratch/k3.txt" || true
-t_check "negative control: visits all at ratio 1024 are flagged as saying nothing about the gate" \
-	grep -q 'gate .*FLAG: asked on 0.0% of the visits.*says nothing about the gate' "$scratch/k3.txt"
-# NI_RATE in the emulated guest: three quarters of the visits at 1024 (the
-# rate4 preset's futex815 asked on 17-24 %) are flagged, a quarter is not
-sed 's/,dom_mc_full,0,/,dom_mc_full,600,/' "$scratch/k.csv" >"$scratch/k4.csv"
-cmp_k "$scratch/k4.csv" >"$scratch/k4.txt" || true
-t_check "regime: 600 of 800 visits at ratio 1024 are flagged (asked on 25%)" \
-	grep -q 'gate .*FLAG: asked on 25.0% of the visits' "$scratch/k4.txt"
-sed 's/,dom_mc_full,0,/,dom_mc_full,200,/' "$scratch/k.csv" >"$scratch/k5.csv"
-cmp_k "$scratch/k5.csv" >"$scratch/k5.txt" || true
-t_check "regime: 200 of 800 are not (asked on 75%)" eval '! grep -q FLAG "$scratch/k5.txt"'
-# Features mode: per-boot deltas of B against A and A2 of 2, 3 and 4 %:
-# mean 3 %, sd 1, t(0.975, 2) = 4.3027: 3 +- 2.4842 %.
-{
-	echo "workload,condition,run,metric,value,boot"
-	for bd in 1:102 2:103 3:104; do
-		echo "futex8,NI_GATE:A,1,completions_per_s,100,${bd%%:*}"
-		echo "futex8,NI_GATE:B,1,completions_per_s,${bd#*:},${bd%%:*}"
-		echo "futex8,NI_GATE:A2,1,completions_per_s,100,${bd%%:*}"
-	done
-} >"$scratch/f.csv"
-python3 "$top/bench/compare.py" "$scratch/f.csv" --features --json "$scratch/f.json" >"$scratch/f.txt"
-ffield() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rows"][0][sys.argv[2]])' "$scratch/f.json" "$1"; }
-t_check "features over boots: NO_NI_GATE +3.00% [+0.52%, +5.48%]" \
-	eval 'near "$(ffield delta)" 3 0.0001 && near "$(ffield lo)" 0.5158 0.001 && near "$(ffield hi)" 5.4842 0.001'
-t_check "features over boots: without a control the report says so" grep -q 'No positive control given' "$scratch/f.txt"
-
-# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
-plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/kernels.sh" 2>/dev/null; }
-BENCH_SEED=42 plan >"$scratch/p1.txt"
-BENCH_SEED=42 plan >"$scratch/p2.txt"
-BENCH_SEED=43 plan >"$scratch/p3.txt"
-t_check "plan: three rounds of the five kernels, fifteen boots" test "$(wc -l <"$scratch/p1.txt")" = 15
-t_check "plan: each round boots each kernel once" \
-	test "$(awk '{ r = int(($1 - 1) / 5); print r, $2 }' "$scratch/p1.txt" | sort -u | wc -l)" = 15
-t_check "plan: the same seed gives the same boots" cmp -s "$scratch/p1.txt" "$scratch/p2.txt"
-t_check "negative control: another seed gives another order" eval '! cmp -s "$scratch/p1.txt" "$scratch/p3.txt"'
-t_check "plan: v7.3, v7.3 + patch 1 and the series from their bench kernels" \
-	eval 'grep -q " v7.3 bench-baseline$" "$scratch/p1.txt" && grep -q " fix1 bench-dicefix$" "$scratch/p1.txt" &&
-		grep -q " dice bench-patched$" "$scratch/p1.txt"'
-g=$(ls -d "$scratch"/plan/*-kernels | head -1)
-t_check "plan: the boots differ in their delay and the workers' first CPU" \
-	test "$(grep -h '^delay_us=' "$g"/guest-*.sh | sort -u | wc -l)" -gt 1
-t_check "plan: the dice is the series with NO_NI_GATE, the control with NO_NI_RANDOM" \
-	eval 'grep -qx "features=\"NO_NI_RATE NO_NI_GATE\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"dice\" { print \$1; exit }" "$scratch/p1.txt").sh" &&
-		grep -qx "features=\"NO_NI_RATE NO_NI_RANDOM\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"norandom\" { print \$1; exit }" "$scratch/p1.txt").sh"'
-rc=0
-BENCH_SEED=42 BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_gate' \
-	BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plant BENCH_BOOTS=1 "$top/bench/kernels.sh" >"$scratch/plant.txt" 2>&1 || rc=$?
-t_check "negative control: a kernel that reads more between its runs is refused before any boot ($rc)" \
-	eval 'test "$rc" != 0 && grep -q "does other work around its runs" "$scratch/plant.txt"'
-t_check "negative control: and the refusal shows the extra work" grep -q 'newidle_gate' "$scratch/plant.txt"
-
-# --- a smoke of each preset in the guest: the patched kernel (the bench
-# kernels are not built here), one run of 1 s of futex8 after a warm-up,
-# two boots (ni4) or one (ni20: 20 vCPUs, slow); a scratch place, so that
-# out/bench/latest is left alone. Nothing is asserted on the figures.
-latest_before=$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)
-for preset in ni4 ni20; do
-	boots=2
-	[ "$preset" = ni4 ] || boots=1
+	# the CV limit: B's CV is 1.86 %
+	t_check "CV limit: 1.86% passes a limit of 2%" eval 'stats "$scratch/t.csv" --cv-max 2 >/dev/null'
 	rc=0
-	BENCH_OUT=$scratch/bench-$preset BENCH_PRESET=$preset BENCH_VARIANT=patched BENCH_BOOTS=$boots BENCH_RUNS=1 \
-		BENCH_SECONDS=1 BENCH_WARMUP_RUNS=1 BENCH_WORKLOADS=futex8 \
-		"$top/bench/run.sh" >"$scratch/run-$preset.log" 2>&1 || { rc=$?; tail -20 "$scratch/run-$preset.log" | sed 's/^/# /'; }
-	t_check "smoke $preset: bench/run.sh in the guest succeeds (exit $rc; 4 is the control's verdict)" \
-		eval 'test "$rc" = 0 || test "$rc" = 4'
-	d=$scratch/bench-$preset/latest
-	for c in NI_GATE:A NI_GATE:B NI_GATE:A2 NI_RANDOM:A NI_RANDOM:B NI_RANDOM:A2; do
-		t_check "smoke $preset: $c measured in each of $boots boot(s)" \
-			test "$(awk -F, -v c="$c" '$2 == c && $4 == "completions_per_s" { b[$6] = 1 } END { print length(b) }' "$d/aba.csv" 2>/dev/null)" = "$boots"
+	stats "$scratch/t.csv" --label "B=B  Y" --cv-max 1.5 --json "$scratch/cv.json" >"$scratch/cv.txt" 2>"$scratch/cv.err" || rc=$?
+	t_check "negative control: a CV over its limit fails the report (exit 6)" test "$rc" = 6
+	t_check "negative control: the failure names the condition and its CV" \
+		grep -q 'futex completions_per_s, condition B  Y: CV 1.86%' "$scratch/cv.err"
+	t_check "negative control: the report is still written, saying so" \
+		eval 'grep -q "exceeded by" "$scratch/cv.txt" && test -s "$scratch/cv.json"'
+
+	# runs_of CSV WORKLOAD CONDITION: how many runs measured it (a run writes
+	# one row per metric)
+	runs_of() { awk -F, -v w="$2" -v c="$3" '$1 == w && $2 == c { r[$3] = 1 } END { n = 0; for (k in r) n++; print n }' "$1"; }
+	t_check "runs: the fixture has three runs of each condition" test "$(runs_of "$scratch/t.csv" futex B)" = 3
+	printf 'workload,condition,run,metric,value,boot\nfutex,A,1,completions_per_s,1,1\nfutex,A,1,wake_us_p50,2,1\nfutex,A,1,wake_us_p99,3,1\n' >"$scratch/one.csv"
+	t_check "negative control: one run with three metrics is one run, not two" test "$(runs_of "$scratch/one.csv" futex A)" = 1
+
+	# --- the same engine over boots: a boot's mean is a sample.
+	# Kernels across boots: the boot means of v7.3 are the fixture's A and A2
+	# (100 102 101 104 106 105), the gate's its B (110 114 111): the same Welch
+	# test, +8.41 % [+4.48 %, +12.35 %]. Each boot has two runs around its mean.
+	{
+		echo "workload,condition,run,metric,value,boot"
+		b=0
+		for kv in v7.3:100 gate:110 norandom:130 v7.3:102 gate:114 norandom:133 v7.3:101 gate:111 norandom:131 \
+			v7.3:104 v7.3:106 v7.3:105; do
+			b=$((b + 1))
+			echo "futex8,${kv%%:*},1,completions_per_s,$(( ${kv#*:} - 1 )),$b"
+			echo "futex8,${kv%%:*},2,completions_per_s,$(( ${kv#*:} + 1 )),$b"
+			for m in "visits 800" "full 0" "attempts 90" "pulls 3" "ratio0 40" "ratio1 38"; do
+				echo "futex8,${kv%%:*},1,dom_mc_${m% *},${m#* },$b"
+			done
+		done
+	} >"$scratch/k.csv"
+	cmp_k() { stats "$1" --compare gate,v7.3 --compare norandom,gate --control norandom --json "$scratch/k.json"; }
+	rc=0
+	cmp_k "$scratch/k.csv" >"$scratch/k.txt" || rc=$?
+	kfield() { field "$3" "$1" "$2" "$scratch/k.json"; }
+	t_check "over boots: the gate against v7.3, +8.41%" near "$(kfield gate v7.3 delta_pct)" 8.4142 0.001
+	t_check "over boots: its 95% interval [+4.48%, +12.35%], over 3 and 6 boots" \
+		eval 'near "$(kfield gate v7.3 ci_low_pct)" 4.4754 0.001 && near "$(kfield gate v7.3 ci_high_pct)" 12.3531 0.001 &&
+			test "$(kfield gate v7.3 n) $(kfield gate v7.3 n_base)" = "3 6"'
+	t_check "over boots: kernels on other boots, so Welch over the boot means" test "$(kfield gate v7.3 test)" = "Welch over boot means"
+	t_check "over boots: the positive control told apart, the report passes ($rc)" \
+		eval 'test "$rc" = 0 && grep -q "positive control (norandom): told apart" "$scratch/k.txt"'
+	t_check "over boots: v7.3's drift, later boots against earlier" grep -q 'drift of v7.3: +3.96%' "$scratch/k.txt"
+	sed 's/^\(futex8,norandom,[12],completions_per_s,\)13\([0-9]\)/\111\2/' "$scratch/k.csv" >"$scratch/k2.csv"
+	rc=0
+	cmp_k "$scratch/k2.csv" >"$scratch/k2.txt" || rc=$?
+	t_check "negative control: a control that is not told apart fails the report (exit 5, $rc)" test "$rc" = 5
+	t_check "negative control: saying the preset cannot say 'no difference'" \
+		grep -q 'NOT told apart: futex8 cannot say "no difference"' "$scratch/k2.txt"
+	t_check "regime: the telemetry's levels in the report" grep -q '^  v7.3 .* mc .*40 > 38 .*800 .*90 ' "$scratch/k.txt"
+	t_check "regime: a run at ratio 800 of 800 visits is not flagged" eval '! grep -q FLAG "$scratch/k.txt"'
+	sed 's/,dom_mc_full,0,/,dom_mc_full,800,/' "$scratch/k.csv" >"$scratch/k3.csv"
+	cmp_k "$scratch/k3.csv" >"$scratch/k3.txt" || true
+	t_check "negative control: visits all at ratio 1024 are flagged as saying nothing about the gate" \
+		grep -q 'gate .*FLAG: asked on 0.0% of the visits.*says nothing about the gate' "$scratch/k3.txt"
+	# NI_RATE in the emulated guest: three quarters of the visits at 1024 (the
+	# rate4 preset's futex815 asked on 17-24 %) are flagged, a quarter is not
+	sed 's/,dom_mc_full,0,/,dom_mc_full,600,/' "$scratch/k.csv" >"$scratch/k4.csv"
+	cmp_k "$scratch/k4.csv" >"$scratch/k4.txt" || true
+	t_check "regime: 600 of 800 visits at ratio 1024 are flagged (asked on 25%)" \
+		grep -q 'gate .*FLAG: asked on 25.0% of the visits' "$scratch/k4.txt"
+	sed 's/,dom_mc_full,0,/,dom_mc_full,200,/' "$scratch/k.csv" >"$scratch/k5.csv"
+	cmp_k "$scratch/k5.csv" >"$scratch/k5.txt" || true
+	t_check "regime: 200 of 800 are not (asked on 75%)" eval '! grep -q FLAG "$scratch/k5.txt"'
+	# Features A/B/A on each boot: per-boot deltas of B against A and A2 of
+	# 2, 3 and 4 %: mean 3 %, sd 1, t(0.975, 2) = 4.3027: 3 +- 2.4842 %.
+	{
+		echo "workload,condition,run,metric,value,boot"
+		for bd in 1:102 2:103 3:104; do
+			echo "futex8,NI_GATE:A,1,completions_per_s,100,${bd%%:*}"
+			echo "futex8,NI_GATE:B,1,completions_per_s,${bd#*:},${bd%%:*}"
+			echo "futex8,NI_GATE:A2,1,completions_per_s,100,${bd%%:*}"
+		done
+	} >"$scratch/f.csv"
+	stats "$scratch/f.csv" --json "$scratch/f.json" >"$scratch/f.txt"
+	ffield() { field "$1" NI_GATE:B "" "$scratch/f.json"; }
+	t_check "features over boots: NO_NI_GATE +3.00% [+0.52%, +5.48%]" \
+		eval 'near "$(ffield delta_pct)" 3 0.0001 && near "$(ffield ci_low_pct)" 0.5158 0.001 && near "$(ffield ci_high_pct)" 5.4842 0.001'
+	t_check "features over boots: the same boots on both sides, so paired per boot" test "$(ffield test)" = "paired over boots"
+	t_check "features over boots: without a control the report says so" grep -q 'No positive control given' "$scratch/f.txt"
+
+	# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
+	plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/bench.sh" kernels 2>/dev/null; }
+	BENCH_SEED=42 plan >"$scratch/p1.txt"
+	BENCH_SEED=42 plan >"$scratch/p2.txt"
+	BENCH_SEED=43 plan >"$scratch/p3.txt"
+	nk=$(grep -c '^[^#]' "$top/lab/data/bench-kernels")
+	t_check "plan: three rounds of the $nk kernels of lab/data/bench-kernels" test "$(wc -l <"$scratch/p1.txt")" = $((3 * nk))
+	t_check "plan: each round boots each kernel once" \
+		test "$(awk -v n="$nk" '{ r = int(($1 - 1) / n); print r, $2 }' "$scratch/p1.txt" | sort -u | wc -l)" = $((3 * nk))
+	t_check "plan: the same seed gives the same boots" cmp -s "$scratch/p1.txt" "$scratch/p2.txt"
+	t_check "negative control: another seed gives another order" eval '! cmp -s "$scratch/p1.txt" "$scratch/p3.txt"'
+	t_check "plan: v7.3, v7.3 + patch 1 and the series from their bench kernels" \
+		eval 'grep -q " v7.3 bench-baseline$" "$scratch/p1.txt" && grep -q " fix1 bench-dicefix$" "$scratch/p1.txt" &&
+			grep -q " dice bench-patched$" "$scratch/p1.txt"'
+	g=$(ls -d "$scratch"/plan/*-kernels | head -1)
+	t_check "plan: the boots differ in their delay and the workers' first CPU" \
+		test "$(grep -h '^delay_us=' "$g"/guest-*.sh | sort -u | wc -l)" -gt 1
+	t_check "plan: the dice is the series with NO_NI_GATE, the control with NO_NI_RANDOM" \
+		eval 'grep -qx "features=\"NO_NI_RATE NO_NI_GATE\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"dice\" { print \$1; exit }" "$scratch/p1.txt").sh" &&
+			grep -qx "features=\"NO_NI_RATE NO_NI_RANDOM\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"norandom\" { print \$1; exit }" "$scratch/p1.txt").sh"'
+	BENCH_SEED=42 BENCH_PRESET=ni20 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan20 BENCH_BOOTS=1 "$top/bench/bench.sh" kernels >/dev/null 2>&1
+	s20=$(ls "$scratch"/plan20/*/settings.txt)
+	t_check "plan: BENCH_PRESET=ni20 is the preset planned and recorded (settings.txt: ni20, 20 vCPUs)" \
+		eval 'grep -qx "BENCH_PRESET=ni20" "$s20" && grep -qx "LAB_CPUS=20" "$s20" && grep -qx "BENCH_THREADS=2" "$s20"'
+	t_check "negative control: the default plan records ni4 and 4 vCPUs" \
+		eval 'grep -qx "BENCH_PRESET=ni4" "$g/settings.txt" && grep -qx "LAB_CPUS=4" "$g/settings.txt"'
+	rc=0
+	BENCH_SEED=42 BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_gate' \
+		BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plant BENCH_BOOTS=1 "$top/bench/bench.sh" kernels >"$scratch/plant.txt" 2>&1 || rc=$?
+	t_check "negative control: a kernel that reads more between its runs is refused before any boot ($rc)" \
+		eval 'test "$rc" != 0 && grep -q "does other work around its runs" "$scratch/plant.txt"'
+	t_check "negative control: and the refusal shows the extra work" grep -q 'newidle_gate' "$scratch/plant.txt"
+	# --- make compare: two stored runs by name. Run B is run A (the kernels
+	# fixture above) with the gate 10 higher on every boot, 120 124 121
+	# against 110 114 111: Welch over the boot means, variances 4.3333 each,
+	# se 1.6997, df 4, t(0.975, 4) = 2.7764: +10 +- 4.7191 of 111.67, +8.96 %
+	# [+4.73 %, +13.18 %]; v7.3 and norandom unchanged, +0.00 %.
+	mkdir -p "$scratch/runs/ra" "$scratch/runs/rb" "$scratch/runs/rc"
+	for r in ra rb rc; do cp "$g/settings.txt" "$scratch/runs/$r/"; done
+	cp "$scratch/k.csv" "$scratch/runs/ra/aba.csv"
+	awk -F, -v OFS=, '$2 == "gate" && $4 == "completions_per_s" { $5 += 10 } 1' "$scratch/k.csv" >"$scratch/runs/rb/aba.csv"
+	cp "$scratch/runs/rb/aba.csv" "$scratch/runs/rc/aba.csv"
+	sed -i 's/^BENCH_SECONDS=.*/BENCH_SECONDS=3/; s/^LAB_ICOUNT_SHIFT=.*/LAB_ICOUNT_SHIFT=4/' "$scratch/runs/rc/settings.txt"
+	rc=0
+	BENCH_OUT=$scratch/runs "$top/bench/bench.sh" compare ra rb >"$scratch/cmp.txt" 2>&1 || rc=$?
+	t_check "compare: two stored runs by name, each kernel of B against A's ($rc)" \
+		eval 'test "$rc" = 0 && grep -qF "B: gate vs A: gate: +8.96% [+4.73%, +13.18%] better (Welch over boot means, 3 and 3)" "$scratch/cmp.txt"'
+	t_check "compare: a kernel unchanged is within noise" grep -qF "B: v7.3 vs A: v7.3: +0.00% [-2.96%, +2.96%] within noise" "$scratch/cmp.txt"
+	t_check "compare: make compare A=RUN B=RUN is bench.sh's compare" \
+		test "$(make -s -C "$top" -n compare A=ra B=rb)" = 'bench/bench.sh compare "ra" "rb"'
+	rc=0
+	BENCH_OUT=$scratch/runs "$top/bench/bench.sh" compare ra rc >"$scratch/cmp2.txt" 2>&1 || rc=$?
+	t_check "negative control: runs of another run length and icount shift are refused (exit 7, $rc)" test "$rc" = 7
+	t_check "negative control: naming the settings that differ" \
+		grep -qF "LAB_ICOUNT_SHIFT '3' against '4', BENCH_SECONDS '2' against '3'; not compared" "$scratch/cmp2.txt"
+	t_check "negative control: a run that is not stored is refused, named" \
+		refuses_with "no stored run $scratch/runs/nosuch" env BENCH_OUT="$scratch/runs" "$top/bench/bench.sh" compare ra nosuch
+	# make bench's plan: the same runner and layout, features A/B/A on each boot
+	BENCH_SEED=42 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/planf BENCH_BOOTS=2 "$top/bench/bench.sh" features >"$scratch/pf.txt" 2>/dev/null
+	gf=$(ls -d "$scratch"/planf/*-features)
+	t_check "plan: make bench boots BENCH_VARIANT BENCH_BOOTS times, in the same layout" \
+		eval 'test "$(cat "$scratch/pf.txt" | paste -sd" ")" = "1 features bench-patched 2 features bench-patched" &&
+			test -s "$gf/settings.txt" && test -s "$gf/guest-2.sh"'
+	t_check "plan: each of its boots runs A/B/A of NI_GATE and NI_RANDOM, in the boot's CSV column" \
+		eval 'grep -q "aba.sh .* -b \"\$boot\" .* -f NI_GATE " "$gf/guest-1.sh" && grep -q " -f NI_RANDOM " "$gf/guest-1.sh" &&
+			grep -qx "boot=2	# BENCH-PARAM" "$gf/guest-2.sh"'
+	# a kernel added is a line of lab/data/bench-kernels (a copy of the lab)
+	mkdir -p "$scratch/tree"
+	cp -r "$top/lab" "$top/bench" "$scratch/tree/"
+	echo "rate       bench-patched  patched  NI_RATE       gate          the series, NI_RATE on" >>"$scratch/tree/lab/data/bench-kernels"
+	BENCH_KERNELS="gate rate" BENCH_SEED=42 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/planr BENCH_BOOTS=1 \
+		"$scratch/tree/bench/bench.sh" kernels >"$scratch/pr.txt" 2>/dev/null
+	t_check "plan: a kernel added as one line of lab/data/bench-kernels is booted with its features" \
+		eval 'grep -q " rate bench-patched$" "$scratch/pr.txt" &&
+			grep -qx "features=\"NO_NI_RATE NI_RATE\"	# BENCH-PARAM" "$(ls "$scratch"/planr/*/guest-*.sh | xargs grep -l "^label=rate")"'
+	t_check "negative control: a kernel the table does not have is refused, naming those it has" \
+		refuses_with "unknown bench kernel 'nosuch' (lab/data/bench-kernels: v7.3 fix1 gate dice norandom)" \
+		env BENCH_KERNELS="gate nosuch" BENCH_PLAN_ONLY=1 BENCH_OUT="$scratch/planx" "$top/bench/bench.sh" kernels
+}
+
+guest_checks() {
+	# --- a smoke of each preset in the guest: the patched kernel (the bench
+	# kernels are not built here), one run of 1 s of futex8 after a warm-up,
+	# two boots (ni4) or one (ni20: 20 vCPUs, slow); a scratch place, so that
+	# out/bench/latest is left alone. Nothing is asserted on the figures.
+	latest_before=$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)
+	for preset in ni4 ni20; do
+		boots=2
+		[ "$preset" = ni4 ] || boots=1
+		rc=0
+		BENCH_OUT=$scratch/bench-$preset BENCH_PRESET=$preset BENCH_VARIANT=patched BENCH_BOOTS=$boots BENCH_RUNS=1 \
+			BENCH_SECONDS=1 BENCH_WARMUP_RUNS=1 BENCH_WORKLOADS=futex8 \
+			"$top/bench/bench.sh" features >"$scratch/run-$preset.log" 2>&1 || { rc=$?; tail -20 "$scratch/run-$preset.log" | sed 's/^/# /'; }
+		t_check "smoke $preset: make bench's runner in the guest succeeds (exit $rc; 5 is the control's verdict)" \
+			eval 'test "$rc" = 0 || test "$rc" = 5'
+		d=$scratch/bench-$preset/latest
+		for c in NI_GATE:A NI_GATE:B NI_GATE:A2 NI_RANDOM:A NI_RANDOM:B NI_RANDOM:A2; do
+			t_check "smoke $preset: $c measured in each of $boots boot(s)" \
+				test "$(awk -F, -v c="$c" '$2 == c && $4 == "completions_per_s" { b[$6] = 1 } END { print length(b) }' "$d/aba.csv" 2>/dev/null)" = "$boots"
+		done
+		t_check "smoke $preset: the warm-up run is not in the CSV" eval '! grep -q ",w1," "$d/aba.csv"'
+		t_check "smoke $preset: the warm-up was run" grep -q '^# warm-up futex8 A 1: completions_per_s' "$d/console-1.txt"
+		t_check "smoke $preset: the guest has the preset's CPUs" \
+			grep -q "CPUs; features:.*NO_NI_RATE" "$d/console-1.txt"
+		t_check "smoke $preset: the report says it is emulated" grep -q 'EMULATED' "$d/report.txt"
 	done
-	t_check "smoke $preset: the warm-up run is not in the CSV" eval '! grep -q ",w1," "$d/aba.csv"'
-	t_check "smoke $preset: the warm-up was run" grep -q '^# warm-up futex8 A 1: completions_per_s' "$d/console-1.txt"
-	t_check "smoke $preset: the guest has the preset's CPUs" \
-		grep -q "CPUs; features:.*NO_NI_RATE" "$d/console-1.txt"
-	t_check "smoke $preset: the report says it is emulated" grep -q 'EMULATED' "$d/report.txt"
-done
-t_check "smoke ni20: 20 CPUs" grep -q '^# kernel .*, 20 CPUs;' "$scratch/bench-ni20/latest/console-1.txt"
-t_check "smoke: out/bench/latest left alone" test "$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)" = "$latest_before"
+	t_check "smoke ni20: 20 CPUs" grep -q '^# kernel .*, 20 CPUs;' "$scratch/bench-ni20/latest/console-1.txt"
+	t_check "smoke: out/bench/latest left alone" test "$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)" = "$latest_before"
+}
+
+[ "$half" = guest ] || host_checks
+[ "$half" = host ] || guest_checks
 t_done

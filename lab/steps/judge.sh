@@ -11,7 +11,8 @@
 # matches ERE are expected (a planted one) and at least one must appear.
 # Prints its findings; exits 0 when the kernel stayed clean and the guest's
 # script passed (LAB-RESULT rc=0), 1 when the kernel stayed clean but the
-# script failed, 2 on a splat, a missing expected splat, or no result.
+# script failed, 3 on a splat, a missing expected splat, or no result
+# (the exit statuses: README.md).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 usage="usage: lab/steps/judge.sh CONSOLE-LOG [--expect ERE]"
@@ -68,15 +69,15 @@ if [ "$nsplat" -gt 0 ]; then
 	fi
 	echo "judge: $nsplat kernel splat(s) in $log:"
 	list splat
-	verdict=2
+	verdict=3
 fi
 if [ -n "$expect" ] && [ "$nexp" = 0 ]; then
 	echo "judge: the expected splat (/$expect/) did not appear"
-	verdict=2
+	verdict=3
 fi
 if [ -z "$rc" ]; then
 	echo "judge: no result: the guest stopped before its script ended (no LAB-RESULT line)"
-	verdict=2
+	verdict=3
 elif [ "$rc" != 0 ] && [ "$verdict" = 0 ]; then
 	echo "judge: the guest's script failed (exit $rc)"
 	verdict=1

@@ -1,29 +1,32 @@
 #!/bin/bash
-# The source tree of a bench kernel, a worktree of out/linux in out/src/:
-# each kernel the bench boots carries the lab's telemetry
-# (lab/data/telemetry.patch), so that each does the same work for it:
-#   bench-baseline  v7.3
-#   bench-dicefix   v7.3 with only the series' first patch (the dice's
-#                   off-by-one fixed)
-#   bench-patched   the series (its dice is NO_NI_GATE, a feature)
+# The source tree of a bench kernel, a worktree of out/linux in out/src/,
+# made by the recipe in the TREE column of lab/data/bench-kernels:
+#   base     v7.3
+#   base+N   v7.3 with the series' first N patches (base+1: the dice's
+#            off-by-one fixed)
+#   patched  the series (its dice is NO_NI_GATE, a feature)
+# Each carries the lab's telemetry (lab/data/telemetry.patch), so that every
+# kernel the bench boots does the same work for it.
 # Cheap when nothing changed: out/src/VARIANT.lab-state records what the
 # tree was made of (the ref's commit and the patches' hash) and its commit.
-# Usage: lab/steps/variant-tree.sh bench-baseline|bench-dicefix|bench-patched
+# Usage: lab/steps/variant-tree.sh VARIANT   (a bench-* of lab/data/bench-kernels)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
-variant=${1:?usage: lab/steps/variant-tree.sh bench-baseline|bench-dicefix|bench-patched}
+variant=${1:?usage: lab/steps/variant-tree.sh VARIANT}
 need git patch
 lab_lock
 tel=$LAB_TOP/lab/data/telemetry.patch
-case $variant in
-bench-baseline) ref=$BASE_TAG; series="" ;;
-bench-dicefix) ref=$BASE_TAG; series=$PATCHES/$(series_list | head -1) ;;
-bench-patched) ref=patched; series="" ;;
-*) die "lab/steps/variant-tree.sh makes bench-baseline, bench-dicefix or bench-patched, not '$variant'" ;;
+recipe=$(awk -v v="$variant" '!/^#/ && $2 == v { print $3; exit }' "$LAB_TOP/lab/data/bench-kernels")
+series=()
+case $recipe in
+base) ref=$BASE_TAG ;;
+base+[1-9]*) ref=$BASE_TAG; mapfile -t series < <(series_list | head -n "${recipe#base+}" | sed "s|^|$PATCHES/|") ;;
+patched) ref=patched ;;
+*) die "no bench kernel $variant with a known TREE in lab/data/bench-kernels (base, base+N, patched)" ;;
 esac
 git -C "$LINUX" rev-parse -q --verify "$ref^{commit}" >/dev/null ||
 	die "no $ref in $LINUX: run lab/prepare.sh apply first"
-want="$(git -C "$LINUX" rev-parse "$ref^{commit}") $(cat ${series:+"$series"} "$tel" | sha256sum | cut -c1-16)"
+want="$(git -C "$LINUX" rev-parse "$ref^{commit}") $(cat "${series[@]}" "$tel" | sha256sum | cut -c1-16)"
 state=$OUT/src/$variant.lab-state
 t=$OUT/src/$variant
 if [ -f "$state" ] && [ -e "$t/.git" ] && [ "$(head -1 "$state")" = "$want" ] &&
@@ -33,16 +36,16 @@ if [ -f "$state" ] && [ -e "$t/.git" ] && [ "$(head -1 "$state")" = "$want" ] &&
 	exit 0
 fi
 rm -f "$state"
-say "$variant: making $t ($ref${series:+ + $(basename "$series")} + telemetry)"
+say "$variant: making $t ($ref${series[*]:+ + ${series[*]##*/}} + telemetry)"
 t=$(worktree_at "$variant" "$ref")
 # fixed dates and identity: the same inputs give the same commits, so that
 # builds stay up to date
 export GIT_AUTHOR_NAME=lab GIT_AUTHOR_EMAIL=lab@localhost GIT_COMMITTER_NAME=lab
 export GIT_COMMITTER_EMAIL=lab@localhost GIT_AUTHOR_DATE="2026-11-30T00:00:00Z"
 export GIT_COMMITTER_DATE="2026-11-30T00:00:00Z"
-if [ -n "$series" ]; then
-	git -C "$t" am -q --committer-date-is-author-date "$series" ||
-		{ git -C "$t" am --abort >/dev/null 2>&1 || true; die "$(basename "$series") does not apply on $ref"; }
+if [ ${#series[@]} -gt 0 ]; then
+	git -C "$t" am -q --committer-date-is-author-date "${series[@]}" ||
+		{ git -C "$t" am --abort >/dev/null 2>&1 || true; die "${series[*]##*/} do not apply on $ref"; }
 fi
 # its first hunk has no leading context (the lines above it differ between
 # v7.3 and the series): GNU patch, without fuzz

@@ -7,6 +7,8 @@ set -euo pipefail
 base=$(dpkg-deb -f "$1" Package)
 gate=$(dpkg-deb -f "$2" Package)
 f=/sys/kernel/debug/sched/domains/cpu0/domain0/$GATE_DEBUGFS
+# the times bench/bare-metal.sh computes from its defaults
+bm() { env -u RUNS -u SECONDS_PER_RUN -u FEATURES -u WORKLOADS "$LAB_TOP/bench/bare-metal.sh" --time "$@"; }
 cat <<EOF
 
 Tester checklist
@@ -24,8 +26,12 @@ Tester checklist
      sudo cat $f
    The file exists only on the patched kernel ("No such file" on the baseline).
 4. Benchmark on each, from the lab's checkout, on an otherwise idle machine
-   (about 30 minutes):
-     sudo bench/bare-metal.sh
+   (the report needs python3-scipy: sudo apt install python3-scipy):
+     sudo bench/bare-metal.sh            the full run, the one to report:
+         $(bm)
+     sudo bench/bare-metal.sh --quick    a first look:
+         $(bm --quick)
+   On the baseline, which has no NI_GATE, each takes half of that.
 5. Report back: reply to the series' thread on LKML (reply-all, plain text,
    inline) with each kernel's report.txt (newidle-bench-*/report.txt), the
    uname -r of each, and the machine (lscpu: model, sockets, cores, threads).

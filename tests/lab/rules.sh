@@ -56,29 +56,51 @@ rule_one_place() {
 	return $bad
 }
 
+# The bench scripts that also run on their own, on a tester's machine: they
+# do not read lab/settings, and name their settings in their head comment.
+RULE_STANDALONE="aba.sh bare-metal.sh build-futexbench.sh"
+
 # rule_documented ROOT: every setting the lab's scripts read from the
-# environment (\${NAME:-...}, \${NAME-...}, \${NAME:?...}, \${NAME:+...},
-# or a setting's \$NAME) is one of ROOT/lab/settings, which 'make help'
-# prints; the scripts that also run on their own (bench/aba.sh,
-# bench/bare-metal.sh, bench/report.sh, bench/build-futexbench.sh) name
-# theirs in their own head comment instead.
+# environment (\${NAME:-...}, \${NAME-...}, \${NAME:?...}, \${NAME:+...})
+# is one of ROOT/lab/settings, which 'make help' prints; the standalone
+# scripts name theirs in their own head comment instead.
 rule_documented() {
-	local root=$1 name f bad=0 settings=$1/lab/settings
-	local scripts=("$root"/lab/*.sh "$root"/lab/steps/*.sh "$root"/lab/tools/*.sh "$root"/lab/host/*.sh
-		"$root"/bench/kernels.sh "$root"/bench/run.sh "$root"/bench/sweep.sh "$root"/bench/lib.sh
-		"$root"/tests/run.sh "$root"/sim/*.sh)
+	local root=$1 name f bad=0 settings=$1/lab/settings scripts=()
+	for f in "$root"/lab/*.sh "$root"/lab/steps/*.sh "$root"/lab/tools/*.sh "$root"/lab/host/*.sh \
+		"$root"/bench/*.sh "$root"/tests/run.sh "$root"/sim/*.sh; do
+		case " $RULE_STANDALONE " in *" ${f#"$root"/bench/} "*) ;; *) scripts+=("$f") ;; esac
+	done
 	for name in $(cat "${scripts[@]}" 2>/dev/null |
 		grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u); do
 		case $name in LAB_TOP|LINUX) continue ;; esac
 		grep -q "^$name=" "$settings" 2>/dev/null ||
 			{ echo "setting $name is read by the scripts but not in lab/settings"; bad=1; }
 	done
-	for f in "$root"/bench/aba.sh "$root"/bench/bare-metal.sh "$root"/bench/report.sh "$root"/bench/build-futexbench.sh; do
+	for f in $RULE_STANDALONE; do
+		f=$root/bench/$f
 		[ -f "$f" ] || continue
 		for name in $(grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' "$f" | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u); do
 			sed -n '2,/^[^#]/p' "$f" | grep -qw -- "$name" ||
 				{ echo "${f#"$root"/}: reads $name but its head comment does not name it"; bad=1; }
 		done
+	done
+	return $bad
+}
+
+# rule_settings_read ROOT: the other way round, every setting of
+# ROOT/lab/settings is read by the lab: as \$NAME or \${NAME...} in a file of
+# lab/, bench/ or sim/ or in tests/run.sh, as \$(NAME) in the Makefile, by
+# getenv("NAME") in C or os.environ in Python, or exported by name for a
+# program that reads it (ccache). Comments, lab/data/ and the standalone
+# scripts do not count.
+rule_settings_read() {
+	local root=$1 name bad=0 code ex=()
+	for name in settings $RULE_STANDALONE; do ex+=("--exclude=$name"); done
+	code=$(grep -rhv "${ex[@]}" --exclude-dir=data -e '^[[:space:]]*#' -e '^[[:space:]]*/\?\*' \
+		"$root/lab" "$root/bench" "$root/sim" "$root/tests/run.sh" "$root/Makefile" 2>/dev/null || true)
+	for name in $(sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' "$root/lab/settings"); do
+		grep -qE "\\\$\\{?$name([^A-Za-z0-9_]|\$)|\\\$\\($name\\)|getenv\\(\"$name\"\\)|environ(\\.get\\(|\\[)\"$name\"|^[[:space:]]*export( [A-Za-z_][A-Za-z0-9_]*)* $name( |\$)" <<<"$code" ||
+			{ echo "setting $name is in lab/settings but no script reads it"; bad=1; }
 	done
 	return $bad
 }

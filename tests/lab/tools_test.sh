@@ -30,23 +30,23 @@ t_check "judge: a clean console passes" test "$(judge "$fx/console/clean.console
 t_check "judge: a guest's failing script is its failure (1), not the kernel's" \
 	test "$(judge "$fx/console/failed.console")" = 1
 for k in warn lockdep rcu kasan ubsan hung trace nmi; do
-	t_check "judge: a $k splat fails the boot" test "$(judge "$fx/console/$k.console")" = 2
+	t_check "judge: a $k splat fails the boot" test "$(judge "$fx/console/$k.console")" = 3
 done
 judge "$fx/console/warn.console" >/dev/null
 t_check "judge: the WARNING is named with its line" grep -q 'line 6: WARNING: CPU: 2 PID: 77 at kernel/sched/fair.c' "$scratch/judge.out"
 t_check "judge: its Call Trace is part of it (1 splat)" grep -q '1 kernel splat(s)' "$scratch/judge.out"
 t_check "judge: a log without printk timestamps is judged line by line" \
-	test "$(judge "$fx/console/warn-nostamp.console")" = 2
-t_check "judge: a panic fails" test "$(judge "$fx/console/panic.console")" = 2
+	test "$(judge "$fx/console/warn-nostamp.console")" = 3
+t_check "judge: a panic fails" test "$(judge "$fx/console/panic.console")" = 3
 t_check "judge: and is named" grep -q 'the guest kernel panicked' "$scratch/judge.out"
-t_check "judge: a guest without a result fails" test "$(judge "$fx/console/noresult.console")" = 2
+t_check "judge: a guest without a result fails" test "$(judge "$fx/console/noresult.console")" = 3
 t_check "judge: a declared splat (--expect) is not the kernel's failure" \
 	test "$(judge "$fx/console/nmi.console" --expect 'NMI backtrace for cpu')" = 1
 t_check "judge: and is named as expected" grep -q '2 expected splat(s)' "$scratch/judge.out"
 t_check "judge: another splat beside the declared one still fails" \
-	test "$(judge "$fx/console/nmi-and-warn.console" --expect 'NMI backtrace for cpu')" = 2
+	test "$(judge "$fx/console/nmi-and-warn.console" --expect 'NMI backtrace for cpu')" = 3
 t_check "judge: a declared splat that does not come fails" \
-	test "$(judge "$fx/console/clean.console" --expect 'NMI backtrace for cpu')" = 2
+	test "$(judge "$fx/console/clean.console" --expect 'NMI backtrace for cpu')" = 3
 t_check "judge: bad arguments are refused" refuses_with "--expect needs a pattern" lab/steps/judge.sh "$fx/console/clean.console" --expect
 
 # --- the Debian mirror from the apt configuration
@@ -114,8 +114,12 @@ aba() { env PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/ab
 t_check "aba: an unknown workload is refused for that reason" refuses_with "unknown workload 'nosuch'" aba -w nosuch
 t_check "negative control: a refusal for another reason is not taken for it" \
 	eval '! refuses_with "unknown workload" aba -w futex -k x'
-aba -k 2 -s 1 -o "$scratch/aba.csv" 2>/dev/null
+aba -k 2 -s 1 -b 7 -o "$scratch/aba.csv" 2>/dev/null
 t_check "aba: two runs of A, B, A2 measured" test "$(grep -c '^futex,A2,[12],completions_per_s,' "$scratch/aba.csv")" = 2
+t_check "aba: the CSV's layout is bench/stats.py's, the boot (-b) last" \
+	eval 'head -1 "$scratch/aba.csv" | grep -qx "workload,condition,run,metric,value,boot" &&
+		test "$(grep -c "^futex,[AB2]*,[12],completions_per_s,100.5,7$" "$scratch/aba.csv")" = 6'
+t_check "negative control: a boot that is not a number is refused" refuses_with "take positive numbers" aba -b x
 touch "$scratch/crash"
 t_check "aba: a workload that crashes fails the run, naming it" \
 	refuses_with "run 1, condition A: futex failed (exit 3)" env FAKE_CRASH="$scratch/crash" PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh -k 2 -s 1 -o "$scratch/crash.csv"
@@ -135,11 +139,11 @@ chmod +x "$scratch/fake/futexbench"
 env FAKE_TEL="$scratch/tel" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/sst" \
 	PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh -k 1 -s 1 -c K -S -o "$scratch/tel.csv" 2>/dev/null
 t_check "aba -S: a level's visits, those at 1024, attempts and pulls summed over its CPUs" \
-	eval 'grep -qx "futex,K,1,dom_mc_visits,160" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_full,10" "$scratch/tel.csv" &&
-		grep -qx "futex,K,1,dom_mc_attempts,16" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_pulls,2" "$scratch/tel.csv"'
+	eval 'grep -qx "futex,K,1,dom_mc_visits,160,1" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_full,10,1" "$scratch/tel.csv" &&
+		grep -qx "futex,K,1,dom_mc_attempts,16,1" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_pulls,2,1" "$scratch/tel.csv"'
 t_check "aba -S: the ratio at the start and the end, the mean over the CPUs" \
-	eval 'grep -qx "futex,K,1,dom_mc_ratio0,60.0" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_ratio1,60.0" "$scratch/tel.csv" &&
-		grep -qx "futex,K,1,dom_pkg_ratio0,10.0" "$scratch/tel.csv"'
+	eval 'grep -qx "futex,K,1,dom_mc_ratio0,60.0,1" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_ratio1,60.0,1" "$scratch/tel.csv" &&
+		grep -qx "futex,K,1,dom_pkg_ratio0,10.0,1" "$scratch/tel.csv"'
 t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/sst")" = 0
 printf '#!/bin/sh\necho "nothing to report"\n' >"$scratch/fake/futexbench"
 t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
@@ -175,14 +179,40 @@ t_check "bare-metal: the report names the binary and both workloads" \
 		grep -q "futex8, A/B/A of NI_GATE" "$scratch/bm-out/report.txt"'
 t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: skipped' "$scratch/bm-out/report.txt"
 t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
-	eval 'grep -q "ni_lb_count (explains" "$scratch/bm-out/report.txt" && grep -q "  baseline 0$" "$scratch/bm-out/report.txt"'
+	eval 'grep -q "ni_lb_count (explains" "$scratch/bm-out/report.txt" && grep -q "A2 NI_GATE again: baseline 0$" "$scratch/bm-out/report.txt"'
 t_check "bare-metal: the feature put back as it was, NO_NI_GATE (the stand-in holds the last write)" test "$(cat "$scratch/features")" = NO_NI_GATE
 t_check "negative control: a SEMBENCH that is not there is refused" \
 	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" bench/bare-metal.sh "$scratch/bm-bad"
 
+# --- the tester's time claims: computed by bare-metal.sh from its defaults,
+# which its head comment states, and the same in the checklist and the README
+bmt() { env -u RUNS -u SECONDS_PER_RUN -u FEATURES -u WORKLOADS bench/bare-metal.sh --time "$@"; }
+full=$(bmt) quick=$(bmt --quick)
+read -r fr fs qr qs < <(sed -n 's/.*RUNS=\([0-9]*\) .*SECONDS_PER_RUN=\([0-9]*\) s.*/\1 \2/p' bench/bare-metal.sh | paste -sd' ')
+nf=$(sed -n 's/^features=\${FEATURES:-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
+nw=$(sed -n 's/^workloads=\${WORKLOADS:-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
+# minutes RUNS SECONDS: features x workloads x (a warm-up + RUNS rounds) x A B A2, each run SECONDS + 1
+minutes() { echo "about $(( (nf * nw * (1 + $1) * 3 * ($2 + 1) + 59) / 60 )) minutes"; }
+t_check "bare-metal: the full run's time, from its defaults ($nf x $nw x (1 + $fr) x 3 runs of $fs + 1 s)" \
+	test "${full%% (*}" = "$(minutes "$fr" "$fs")"
+t_check "bare-metal: --quick's, from its defaults ($qr rounds of $qs s): at most 30 minutes" \
+	eval 'test "${quick%% (*}" = "$(minutes "$qr" "$qs")" && test "$(echo "$quick" | cut -d" " -f2)" -le 30'
+t_check "negative control: other settings give another time" eval 'test "$(RUNS=20 bench/bare-metal.sh --time)" != "$full"'
+mkdir -p "$scratch/deb/base/DEBIAN" "$scratch/deb/gate/DEBIAN"
+for p in base gate; do
+	printf 'Package: linux-image-7.3.4-%s\nVersion: 1\nArchitecture: all\nMaintainer: lab <lab@localhost>\nDescription: x\n' "$p" \
+		>"$scratch/deb/$p/DEBIAN/control"
+	dpkg-deb -b "$scratch/deb/$p" "$scratch/$p.deb" >/dev/null
+done
+RUNS=3 lab/tools/tester-checklist.sh "$scratch/base.deb" "$scratch/gate.deb" >"$scratch/checklist.txt"
+t_check "tester checklist: both times as bare-metal.sh computes them from its defaults" \
+	eval 'grep -qF "$full" "$scratch/checklist.txt" && grep -qF "$quick" "$scratch/checklist.txt"'
+t_check "README: both times, the same" eval 'grep -qF "${full%% (*}" README.md && grep -qF "${quick%% (*}" README.md'
+
 # --- bench/collect.sh: the measurements in a benchmark console
-printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
-t_check "collect: the rows of a console" test "$(bench/collect.sh "$scratch/good.txt")" = "futex,A,1,completions_per_s,1.5"
+printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5,3\nBENCH-CSV-END futex\nBENCH-CSV-BEGIN futex NI_GATE\nfutex,B,1,completions_per_s,2.5,3\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
+t_check "collect: the rows of a console, a features block's conditions tagged with its feature" \
+	test "$(bench/collect.sh "$scratch/good.txt" | paste -sd' ')" = "futex,A,1,completions_per_s,1.5,3 futex,NI_GATE:B,1,completions_per_s,2.5,3"
 printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/empty.txt"
 t_check "collect: a console without measurements is an error, said" refuses_with "no measurements in" bench/collect.sh "$scratch/empty.txt"
 printf 'LAB-BEGIN x\naba: run 1, condition A: futex failed (exit 3)\nBENCH-FAILED futex\nLAB-RESULT rc=0\n' >"$scratch/failed.txt"
@@ -225,6 +255,19 @@ t_check "negative control: a guest path that the initramfs does not have" \
 mkdir -p "$scratch/bad/lab" && cp lab/settings "$scratch/bad/lab/settings"
 t_check "negative control: an undocumented setting" eval '! rule_documented "$scratch/bad" >"$scratch/rules.out"'
 t_check "negative control: and it is named" grep -q 'UNDOCUMENTED_KNOB' "$scratch/rules.out"
+t_check "rules: every setting of lab/settings is read by a script" rule_settings_read "$top"
+mkdir -p "$scratch/bad3/lab" "$scratch/bad3/bench"
+printf 'USED_KNOB=1  # read\nUNREAD_KNOB=2  # only a comment names it\nALONE_KNOB=3  # only a standalone script reads it\n' >"$scratch/bad3/lab/settings"
+printf '#!/bin/bash\n# UNREAD_KNOB: $UNREAD_KNOB\necho "$USED_KNOB"\n' >"$scratch/bad3/lab/x.sh"
+printf '#!/bin/sh\necho "${ALONE_KNOB:-3}"\n' >"$scratch/bad3/bench/aba.sh"
+rule_settings_read "$scratch/bad3" >"$scratch/rules.out" || true
+t_check "negative control: settings read only in a comment or by a standalone script are named, no other" \
+	eval 'test "$(grep -c "no script reads it" "$scratch/rules.out")" = 2 && grep -q "UNREAD_KNOB is" "$scratch/rules.out" &&
+		grep -q "ALONE_KNOB is" "$scratch/rules.out"'
+t_check "make: bench and bench-kernels are the two modes of one runner" \
+	test "$(make -s -n bench bench-kernels | paste -sd' ')" = "bench/bench.sh features bench/bench.sh kernels"
+t_check "make: PRESET, not a setting, is refused, naming BENCH_PRESET" \
+	refuses_with "PRESET is not a setting: say BENCH_PRESET=ni20" make -s -n bench-kernels PRESET=ni20
 # --- shellcheck over every script of the project. SC2034 and SC2154 are off:
 # the settings come from lab/settings through lab_settings, which shellcheck
 # cannot follow, so every setting would read as unassigned or unused.
