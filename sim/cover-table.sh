@@ -23,7 +23,7 @@ function miss(what) { printf "%s: the gate misses its claim\n", what > "/dev/std
 /same [0-9]+ visits/ { match($0, /same [0-9]+ visits/); visits = substr($0, RSTART + 5, RLENGTH - 12) }
 # D: N, scenario, gate, states, rotating, states, aligned, dice range, claim
 /^ *[0-9]+ +(constant|moving|decay) +[-+][0-9]+ / {
-	ls[++nls] = sprintf("  %4s  %-15s %6s %9s %9s     %-11s", $1, scen[$2], $3, $5, $7, $8)
+	ls[++nls] = sprintf("  %4s  %-15s %6s %9s %12s  %-11s", $1, scen[$2], $3, $5, $7, $8)
 	if ($NF != "met") miss("lockstep, N=" $1 ", " $2)
 }
 # A: T, jitter, design, mean, worst (k), sd, claim
@@ -49,7 +49,7 @@ function miss(what) { printf "%s: the gate misses its claim\n", what > "/dev/std
 # C: the count from CPU 0 and from every start, the gaps
 /^ *count, CPU 0: / { cnt0 = $4; if ($NF != "met") miss("count, CPU 0") }
 /^ *count, CPUs / {
-	cntall = $4 (NF > 6 ? " (" $5 " of " $7 " stray)" : "")
+	cntall = $4
 	if ($NF != "met") miss("count, every CPU start")
 }
 /^ *gaps, gate: / { gap = $3 " of " $6 " visits " $9; if ($NF != "met") miss("gaps") }
@@ -65,11 +65,13 @@ END {
 	}
 	printf "  CPUs 0..N-1 making the same %s visits at a common ratio: the most\n", visits
 	printf "  attempting on one visit above ceil(N * (1 + ratio) / 1024)\n"
-	printf "     N  ratio           this series  shared  aligned   dice, 8 seeds\n"
+	printf "  (shared: places shared by the CPUs and rotated together; band starts:\n"
+	printf "  this series with CPU n started at the start of band n)\n"
+	printf "     N  ratio             gate    shared  band starts  dice, 8 seeds\n"
 	for (i = 1; i <= nls; i++) { row = ls[i]; sub(/ +$/, "", row); print row }
 	printf "\n  pulls / the dice when pull chances come every k-th visit:\n"
 	printf "  mean over k = 2..1024 / worst k, in %%\n"
-	printf "  NI_RATE  jitter  this series    plain          dice vs itself\n"
+	printf "  NI_RATE  jitter  gate           places at 0    dice, other draws\n"
 	for (i = 1; i <= nlo; i++) {
 		split(order[i], tj, SUBSEP)
 		g = order[i] SUBSEP "gate/64"; p = order[i] SUBSEP "plain/64"
@@ -83,7 +85,7 @@ END {
 		print row
 	}
 	printf "\n  attempts - floor(S), S the sum of (1 + ratio) / 1024 since the domain\n"
-	printf "  was built: CPU 0 %s; every CPU %s\n", cnt0, cntall
+	printf "  was built, from every CPU start: %s (from a band start: %s)\n", cntall, cnt0
 	printf "  the longest gap at a steady ratio r against ceil(2047 / (1 + r)):\n  %s\n", gap
 	exit bad
 }' "${files[@]}"

@@ -76,7 +76,7 @@ t_check "outbox: the placeholder identity is gone from the mails" eval '! grep -
 t_check "outbox: the base is named as Debian's import of v7.3.4" \
 	grep -q '^Base: v7.3.4 as Debian.s linux-source-7.3 7.3.4-1~bpo13+1 imports it' "$cover"
 t_check "outbox: the model's table is in the letter, labelled" \
-	eval 'grep -q "a model, not a measurement" "$cover" && grep -q -E "^ +0 +0% +[0-9.]+% / " "$cover"'
+	eval 'grep -q "a model, not a measurement" "$cover" && grep -q -E "^ +0 +0% +[0-9.]+ / " "$cover"'
 t_check "outbox: Qing Wang's v4 is credited, the testers by name and the thread's date" \
 	eval 'grep -q "Suggested-by: Qing Wang" "$gate"/*.patch && grep -q "PATCH v4" "$cover" &&
 		grep -q "Chengfeng" "$cover" && grep -q "Kayra" "$cover" && grep -q "30 Oct 2026" "$cover"'

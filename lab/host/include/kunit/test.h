@@ -61,6 +61,8 @@ struct kunit_suite {
 		(test)->failed = true;							\
 	} while (0)
 
+#define KUNIT_FAIL(test, fmt, ...)	KUNIT_FAIL_AT(test, fmt, ##__VA_ARGS__)
+
 #define KUNIT_CMP_MSG(test, l, op, r, fmt, ...) do {					\
 		long long _l = (long long)(l), _r = (long long)(r);			\
 		if (!(_l op _r))							\
