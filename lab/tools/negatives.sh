@@ -55,6 +55,6 @@ s=s.replace("	atexit(restore_state);	/* test_harness_run() ends with exit() */\n
 mk tight "fails: live.gate_keeps_rate
 run: -t gate_keeps_rate
 
-Attempts asked within half of one of the position / 1024, where the gate
+Attempts asked within half of one of visits * (1 + ratio) / 1024, where the gate
 promises two: the count check is shown failing on the gate itself." '
-s=s.replace("EXPECT_LT(llabs(did * SCALE - moved), 2 * SCALE)","EXPECT_LT(llabs(did * SCALE - moved), SCALE / 2)")'
+s=s.replace("EXPECT_LT(llabs(did * SCALE - due), 2 * SCALE)","EXPECT_LT(llabs(did * SCALE - due), SCALE / 2)")'
