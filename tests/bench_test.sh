@@ -200,11 +200,11 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "negative control: the default plan records ni4 and 4 vCPUs" \
 		eval 'grep -qx "BENCH_PRESET=ni4" "$g/settings.txt" && grep -qx "LAB_CPUS=4" "$g/settings.txt"'
 	rc=0
-	BENCH_SEED=42 BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_gate' \
+	BENCH_SEED=42 BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_ratio' \
 		BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plant BENCH_BOOTS=1 "$top/bench/bench.sh" kernels >"$scratch/plant.txt" 2>&1 || rc=$?
 	t_check "negative control: a kernel that reads more between its runs is refused before any boot ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "does other work around its runs" "$scratch/plant.txt"'
-	t_check "negative control: and the refusal shows the extra work" grep -q 'newidle_gate' "$scratch/plant.txt"
+	t_check "negative control: and the refusal shows the extra work" grep -q 'newidle_ratio' "$scratch/plant.txt"
 	# --- make compare: two stored runs by name. Run B is run A (the kernels
 	# fixture above) with the gate 10 higher on every boot, 120 124 121
 	# against 110 114 111: Welch over the boot means, variances 4.3333 each,

@@ -13,8 +13,8 @@ fails() { if "$@" >"$scratch/log" 2>&1; then return 1; fi; }
 # The premise of the gate check: v7.3 has no $GATE_DEBUGFS, the series does.
 t_check "v7.3 has no $GATE_DEBUGFS anywhere" \
 	test -z "$(git -C "$LINUX" grep -l "$GATE_DEBUGFS" "$BASE_TAG" || true)"
-t_check "the series adds it to kernel/sched/debug.c" \
-	git -C "$LINUX" grep -q "\"$GATE_DEBUGFS\"" patched -- kernel/sched/debug.c
+t_check "the series adds it to kernel/sched/features.h" \
+	git -C "$LINUX" grep -q "SCHED_FEAT($GATE_DEBUGFS," patched -- kernel/sched/features.h
 
 # The config the lab builds: what it switches on, and says.
 printf 'CONFIG_X86_64=y\nCONFIG_LOCALVERSION="-mine"\nCONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/debian-uefi-certs.pem"\n' >"$scratch/lack.config"
@@ -123,7 +123,7 @@ t_check "negative control: the patched one given as the baseline fails it too" \
 	grep -q '^FAIL: the baseline image holds the gate' "$scratch/log"
 
 for s in "${base##*/}" "${gate##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' \
-	"/sys/kernel/debug/sched/domains/cpu0/domain0/$GATE_DEBUGFS" 'sudo bench/bare-metal.sh' 'thread on LKML'; do
+	"sudo grep -ow $GATE_DEBUGFS /sys/kernel/debug/sched/features" 'sudo bench/bare-metal.sh' 'thread on LKML'; do
 	t_check "checklist: $s" grep -qF -- "$s" "$dest/CHECKLIST.txt"
 done
 

@@ -13,7 +13,7 @@ echo "== sched domains (sched/verbose=Y) =="
 for cpu in $D/cpu*; do
 	for dom in "$cpu"/domain*; do
 		line="$(basename "$cpu") $(basename "$dom"): $(cat "$dom/name")"
-		for f in newidle_call newidle_success newidle_ratio newidle_gate; do
+		for f in newidle_call newidle_success newidle_ratio; do
 			[ -r "$dom/$f" ] && line="$line $f=$(cat "$dom/$f")"
 		done
 		echo "  $line flags: $(cat "$dom/flags")"
@@ -29,7 +29,7 @@ state1() {
 	i=0
 	while [ -d $D/cpu$i ]; do
 		for dom in $D/cpu$i/domain*; do
-			echo "$(cat "$dom/newidle_call") $(tr ' ' , <"$dom/newidle_gate") $(cat "$dom/newidle_ratio")"
+			echo "$(cat "$dom/newidle_call") $(cat "$dom/newidle_success") $(cat "$dom/newidle_ratio")"
 		done
 		i=$((i + 1))
 	done | paste -d' ' - /tmp/att
@@ -53,10 +53,10 @@ effect() {
 	paste -d' ' /tmp/s0 /tmp/s1 | awk -v what="$*" '{
 		d = $1 > $5 ? $5 + 512 - $1 : $5 - $1	# a ratio update halves the count
 		v += d; a += $8 - $4; n++
-		moved += ($2 != $6)
+		moved += ($2 != $6)	# newidle_success: a pull, or a halving
 		if ($7 >= 1024) full++
 		r = r " " $7 }
-		END { printf "  %-24s %6d visits %6d attempts  gates moved in %d of %d domains, %d at ratio 1024; ratios%s\n",
+		END { printf "  %-24s %6d visits %6d attempts  successes moved in %d of %d domains, %d at ratio 1024; ratios%s\n",
 			what, v, a, moved, n, full, r }'
 }
 if [ -r "$D/cpu0/domain0/newidle_call" ] && [ -w $SST ] && command -v futexbench >/dev/null; then

@@ -6,7 +6,7 @@ set -euo pipefail
 [ $# = 2 ] || { echo "usage: lab/tools/tester-checklist.sh BASELINE.deb PATCHED.deb" >&2; exit 1; }
 base=$(dpkg-deb -f "$1" Package)
 gate=$(dpkg-deb -f "$2" Package)
-f=/sys/kernel/debug/sched/domains/cpu0/domain0/$GATE_DEBUGFS
+f=/sys/kernel/debug/sched/features
 # the times bench/bare-metal.sh computes from its defaults
 bm() { env -u RUNS -u SECONDS_PER_RUN -u FEATURES -u WORKLOADS "$LAB_TOP/bench/bare-metal.sh" --time "$@"; }
 cat <<EOF
@@ -23,8 +23,8 @@ Tester checklist
 3. Confirm which one runs:
      uname -r
      echo Y | sudo tee /sys/kernel/debug/sched/verbose
-     sudo cat $f
-   The file exists only on the patched kernel ("No such file" on the baseline).
+     sudo grep -ow $GATE_DEBUGFS $f
+   It prints $GATE_DEBUGFS only on the patched kernel (nothing on the baseline).
 4. Benchmark on each, from the lab's checkout, on an otherwise idle machine
    (the report needs python3-scipy: sudo apt install python3-scipy):
      sudo bench/bare-metal.sh            the full run, the one to report:

@@ -2,7 +2,7 @@
 # Check a baseline / patched pair of tester kernel packages: their names
 # differ and say which is which, each holds the image and config of its own
 # release with schedstats and debugfs on, and only the patched image holds
-# the gate (the name of its debugfs file, GATE_DEBUGFS in lab/lib.sh, which
+# the gate (the name of its feature, GATE_DEBUGFS in lab/lib.sh, which
 # v7.3 lacks).
 # Usage: lab/tools/tester-verify.sh BASELINE.deb PATCHED.deb; exits 1 on any failure.
 set -euo pipefail
