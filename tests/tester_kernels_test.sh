@@ -12,7 +12,7 @@ fails() { if "$@" >"$scratch/log" 2>&1; then return 1; fi; }
 
 # The premise of the gate check: v7.3 has no $GATE_DEBUGFS, the series does.
 t_check "v7.3 has no $GATE_DEBUGFS anywhere" \
-	test -z "$(git -C "$LINUX" grep -l "$GATE_DEBUGFS" "$BASE_TAG" || true)"
+	test -z "$(git -C "$LINUX" grep -lw "$GATE_DEBUGFS" "$BASE_TAG" || true)"
 t_check "the series adds it to kernel/sched/features.h" \
 	git -C "$LINUX" grep -q "SCHED_FEAT($GATE_DEBUGFS," patched -- kernel/sched/features.h
 

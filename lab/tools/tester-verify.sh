@@ -25,7 +25,7 @@ has_gate() {
 	[ -f "$1" ] || die "$(basename "$1"): no /boot/vmlinuz-* in the package"
 	"$LINUX/scripts/extract-vmlinux" "$1" >"$w/vmlinux" 2>/dev/null ||
 		die "cannot decompress $(basename "$1") (its decompressor: xz, gzip, zstd or lz4, missing?)"
-	grep -qa "$GATE_DEBUGFS" "$w/vmlinux"
+	grep -qaw "$GATE_DEBUGFS" "$w/vmlinux"
 }
 
 names=""
