@@ -93,7 +93,7 @@ for round in $(seq 1 "$BENCH_BOOTS"); do
 		if [ "$mode" = features ]; then
 			variant=$BENCH_VARIANT features=$BENCH_FEATURES modes=$BENCH_PAIRS
 		else
-			variant=$(bench_kernel "$k" variant) features="$BENCH_FEATURES $(bench_kernel "$k" features)" modes=-c
+			variant=$(bench_kernel "$k" variant) features="$BENCH_FEATURES $(bench_kernel "$k" features | tr , ' ')" modes=-c
 		fi
 		# shellcheck disable=SC2086
 		BENCH_PLANT=$([ "$k" != "${BENCH_PLANT_KERNEL:-}" ] || echo "${BENCH_PLANT:-}") \

@@ -152,9 +152,10 @@ variant_src() {
 	case $1 in
 	patched|debug) echo "$LINUX" ;;
 	baseline|baseline-debug) echo "$OUT/src/baseline" ;;
+	experiment|experiment-debug) echo "$OUT/src/experiment" ;;
 	bisect-*) echo "$OUT/src/bisect" ;;
 	*) case " $bench " in *" $1 "*) echo "$OUT/src/$1" ;;
-	   *) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, $bench)" ;; esac ;;
+	   *) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, experiment, experiment-debug, $bench)" ;; esac ;;
 	esac
 }
 
@@ -216,6 +217,16 @@ variant_guest() { echo "$OUT/guest/$1"; }
 
 # The patch files patches/series lists, in order.
 series_list() { grep -v -e '^#' -e '^[[:space:]]*$' "$PATCHES/series" || true; }
+
+# The experimental set's patch files, in order (patches/experiment/series).
+experiment_list() {
+	[ ! -f "$EXPERIMENT/series" ] || grep -v -e '^#' -e '^[[:space:]]*$' "$EXPERIMENT/series" || true
+}
+experiment_hash() {
+	local p
+	(cat "$EXPERIMENT/series" 2>/dev/null || true; for p in $(experiment_list); do cat "$EXPERIMENT/$p"; done) |
+		sha256sum | cut -c1-16
+}
 
 # A hash of the series file and every patch it lists: what was applied.
 series_hash() {

@@ -5,6 +5,7 @@
 #   deps    the Debian packages                      lab/steps/deps.sh
 #   fetch   + the base tree, out/linux               lab/steps/fetch.sh
 #   apply   + patches/ on branch 'patched'           lab/steps/apply.sh
+#           (+ the experimental set, for its kernels) lab/steps/experiment.sh
 #           (+ the tree of a bench-* kernel)         lab/steps/variant-tree.sh
 #   build   + the kernel of VARIANT (patched)        lab/steps/build.sh VARIANT
 #   guest   + its kselftests and initramfs           lab/steps/selftests.sh, lab/steps/initramfs.sh
@@ -23,6 +24,7 @@ for s in $steps; do
 	fetch) "$L/fetch.sh" ;;
 	apply)
 		"$L/apply.sh"
+		case $variant in experiment*|bench-experiment) "$L/experiment.sh" ;; esac
 		case $variant in bench-*) "$L/variant-tree.sh" "$variant" ;; esac
 		;;
 	build) "$L/build.sh" "$variant" ;;

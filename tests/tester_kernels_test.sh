@@ -1,6 +1,7 @@
 #!/bin/bash
-# make tester-kernels on the guest config: both packages are built, their
-# names tell baseline from patched, only the patched image holds the gate;
+# make tester-kernels on the small config: the three packages are built, their
+# names tell baseline, patched and experiment apart, only the patched and
+# experiment images hold the gate, only the experiment image the candidate;
 # bad input fails clearly and changes nothing. Each check has a negative
 # control: the same check run where it must fail.
 set -euo pipefail
@@ -15,6 +16,11 @@ t_check "v7.3 has no $GATE_DEBUGFS anywhere" \
 	test -z "$(git -C "$LINUX" grep -lw "$GATE_DEBUGFS" "$BASE_TAG" || true)"
 t_check "the series adds it to kernel/sched/features.h" \
 	git -C "$LINUX" grep -q "SCHED_FEAT($GATE_DEBUGFS," patched -- kernel/sched/features.h
+t_check "neither v7.3 nor the series has $EXPERIMENT_FEATURE" \
+	test -z "$(git -C "$LINUX" grep -lw "$EXPERIMENT_FEATURE" patched "$BASE_TAG" || true)"
+"$top/lab/steps/experiment.sh" >"$scratch/exp.log" 2>&1 || cat "$scratch/exp.log"
+t_check "the experimental set adds it to kernel/sched/features.h" \
+	git -C "$LINUX" grep -q "SCHED_FEAT($EXPERIMENT_FEATURE," experiment -- kernel/sched/features.h
 
 # The config the lab builds: what it switches on, and says.
 printf 'CONFIG_X86_64=y\nCONFIG_LOCALVERSION="-mine"\nCONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/debian-uefi-certs.pem"\n' >"$scratch/lack.config"
@@ -82,21 +88,28 @@ t_check "make tester-kernels CONFIG=min succeeds ($(( $(date +%s) - start ))s)" 
 [ "$rc" = 0 ] || tail -30 "$scratch/run.log"
 base=$(ls "$dest"/linux-image-*-newidle-base-*.deb 2>/dev/null || true)
 gate=$(ls "$dest"/linux-image-*-newidle-gate-*.deb 2>/dev/null || true)
+exp=$(ls "$dest"/linux-image-*-newidle-exp-*.deb 2>/dev/null || true)
 t_check "one baseline package: ${base##*/}" test "$(echo "$base" | grep -c .)" = 1
 t_check "one patched package: ${gate##*/}" test "$(echo "$gate" | grep -c .)" = 1
-[ -n "$base" ] && [ -n "$gate" ] || { t_done; exit 1; }
+t_check "one experiment package: ${exp##*/}" test "$(echo "$exp" | grep -c .)" = 1
+[ -n "$base" ] && [ -n "$gate" ] && [ -n "$exp" ] || { t_done; exit 1; }
 bsha=$(git -C "$LINUX" rev-parse --short=12 "$BASE_TAG")
 gsha=$(git -C "$LINUX" rev-parse --short=12 patched)
 t_check "the baseline is named -newidle-base with the base commit" \
 	test "$(dpkg-deb -f "$base" Package)" = "linux-image-7.3.4-newidle-base-g$bsha"
 t_check "the patched one is named -newidle-gate with the series' commit" \
 	test "$(dpkg-deb -f "$gate" Package)" = "linux-image-7.3.4-newidle-gate-g$gsha"
-"$verify" "$base" "$gate" >"$scratch/verify" 2>&1 && rc=0 || rc=$?
+esha=$(git -C "$LINUX" rev-parse --short=12 experiment)
+t_check "the experiment one is named -newidle-exp with the experiment's commit" \
+	test "$(dpkg-deb -f "$exp" Package)" = "linux-image-7.3.4-newidle-exp-g$esha"
+"$verify" "$base" "$gate" "$exp" >"$scratch/verify" 2>&1 && rc=0 || rc=$?
 sed 's/^/# /' "$scratch/verify"
-t_check "verify passes on the pair" test "$rc" = 0
+t_check "verify passes on the three" test "$rc" = 0
 t_check "the patched image holds the gate" grep -q '^ok: the patched image holds the gate' "$scratch/verify"
 t_check "the baseline image does not" grep -q '^ok: the baseline image has no gate' "$scratch/verify"
-t_check "the two names differ" grep -q '^ok: the two packages have different names' "$scratch/verify"
+t_check "the experiment image holds the candidate" grep -q '^ok: the experiment image holds the candidate' "$scratch/verify"
+t_check "the patched image does not" grep -q '^ok: the gate image has no candidate' "$scratch/verify"
+t_check "the names differ" grep -q '^ok: the packages have different names' "$scratch/verify"
 # same config: they differ in no option v7.3 has (the small config has none
 # of the series' own either: no KUnit)
 series_only() {
@@ -115,15 +128,21 @@ t_check "negative control: a difference in an option v7.3 has fails that check" 
 # Negative controls: the same checks where they must fail.
 fails "$verify" "$base" "$base"
 t_check "negative control: two packages with the same name fail the name check" \
-	grep -q '^FAIL: the two packages have the same name' "$scratch/log"
+	grep -q '^FAIL: two packages have the same name' "$scratch/log"
+fails "$verify" "$base" "$gate" "$gate"
+t_check "negative control: the patched one given as the experiment fails the candidate check" \
+	grep -q '^FAIL: the experiment image does not hold the candidate' "$scratch/log"
+fails "$verify" "$base" "$exp" "$exp"
+t_check "negative control: the experiment one given as the patched fails it too" \
+	grep -q '^FAIL: the gate image holds the candidate' "$scratch/log"
 fails "$verify" "$gate" "$base"
 t_check "negative control: the baseline given as the patched one fails the gate check" \
 	grep -q '^FAIL: the patched image does not hold the gate' "$scratch/log"
 t_check "negative control: the patched one given as the baseline fails it too" \
 	grep -q '^FAIL: the baseline image holds the gate' "$scratch/log"
 
-for s in "${base##*/}" "${gate##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' \
-	"sudo grep -ow $GATE_DEBUGFS /sys/kernel/debug/sched/features" 'sudo bench/bare-metal.sh' 'thread on LKML'; do
+for s in "${base##*/}" "${gate##*/}" "${exp##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' \
+	"sudo grep -ow -e $GATE_DEBUGFS -e $EXPERIMENT_FEATURE /sys/kernel/debug/sched/features" 'sudo bench/bare-metal.sh' 'thread on LKML'; do
 	t_check "checklist: $s" grep -qF -- "$s" "$dest/CHECKLIST.txt"
 done
 

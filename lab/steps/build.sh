@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build the guest kernel of one variant into SRC/.build-VARIANT, linked
-# from out/build/VARIANT. Usage: lab/steps/build.sh baseline|patched|debug|baseline-debug
+# from out/build/VARIANT. Usage: lab/steps/build.sh baseline|patched|debug|baseline-debug|experiment|experiment-debug|bench-*
 #
 # The config is tinyconfig plus the fragments in lab/data/config/, regenerated only
 # when a fragment changes; the build is incremental and goes through ccache.
@@ -19,7 +19,7 @@ lab_lock
 # the runs, and one config for v7.3 and the series lets the compiler cache
 # serve the second build (the KUnit symbol exists in the series only).
 case $variant in
-debug|baseline-debug) frags="guest kunit debug" ;;
+debug|baseline-debug|experiment-debug) frags="guest kunit debug" ;;
 bisect-min) frags="guest kunit min" ;;
 bench-*) frags="guest" ;;
 *) frags="guest kunit" ;;

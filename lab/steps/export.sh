@@ -1,6 +1,8 @@
 #!/bin/bash
 # Write branch 'patched' of out/linux back into patches/ as git format-patch
-# files plus a series file. Re-exporting an unchanged branch changes no file.
+# files plus a series file, and branch 'experiment' (the experimental set on
+# top of the series, lab/steps/experiment.sh) into patches/experiment/.
+# Re-exporting an unchanged branch changes no file.
 # A file of patches/ is overwritten or deleted only when nothing of it would
 # be lost: git has it (committed, unmodified), or it is as the last export
 # wrote it (out/exported keeps their sha256). Otherwise nothing is written
@@ -13,25 +15,14 @@ need git
 git -C "$LINUX" rev-parse -q --verify refs/heads/patched >/dev/null ||
 	die "out/linux has no branch 'patched': run 'make apply' first"
 lab_lock
-[ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
-	die "out/linux has uncommitted changes: commit them first"
+exp=$OUT/src/experiment
+for t in "$LINUX" "$exp"; do
+	[ ! -e "$t/.git" ] || [ -z "$(git -C "$t" status --porcelain --untracked-files=no)" ] ||
+		die "$t has uncommitted changes: commit them first"
+done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$LINUX" format-patch -q --no-signature --zero-commit \
-	-o "$tmp" "$BASE_TAG..patched"
-(cd "$tmp" && { ls -1 ./*.patch 2>/dev/null || true; } | sed 's|^\./||') >"$tmp/series"
-
-# What would change: files to delete, files to write.
-del=() put=()
-for f in "$PATCHES"/*.patch; do
-	[ -e "$f" ] || continue
-	[ -e "$tmp/$(basename "$f")" ] || del+=("$f")
-done
-for f in "$tmp"/*.patch "$tmp/series"; do
-	[ -e "$f" ] || continue
-	cmp -s "$f" "$PATCHES/$(basename "$f")" || put+=("$f")
-done
 
 # git_has FILE: FILE is absent, or tracked by git with no change git lacks.
 git_has() {
@@ -40,32 +31,60 @@ git_has() {
 	st=$(git -C "$(dirname "$1")" status --porcelain -- "$(basename "$1")" 2>/dev/null) || return 1
 	[ -z "$st" ] && git -C "$(dirname "$1")" ls-files --error-unmatch -- "$(basename "$1")" >/dev/null 2>&1
 }
-# ours FILE: FILE is as the last export wrote it
+# ours FILE STATE: FILE is as the last export wrote it (STATE: its sums)
 ours() {
 	local sum
-	[ -f "$OUT/exported" ] || return 1
+	[ -f "$2" ] || return 1
 	sum=$(sha256sum <"$1" | cut -d' ' -f1)
-	grep -qx "$sum  $(basename "$1")" "$OUT/exported"
+	grep -qx "$sum  $(basename "$1")" "$2"
 }
-safe() { git_has "$1" || ours "$1"; }
-unsafe=""
-for f in ${del[@]+"${del[@]}"}; do safe "$f" || unsafe="$unsafe $(basename "$f")"; done
-for f in ${put[@]+"${put[@]}"}; do safe "$PATCHES/$(basename "$f")" || unsafe="$unsafe $(basename "$f")"; done
-[ -z "$unsafe" ] ||
-	die "not exporting: patches/ has changes git does not have in:$unsafe (export would overwrite or delete them); commit or move them first, or 'FORCE=1 make apply' to take them into out/linux"
 
-# what this export writes, known before it writes it (an interrupted run
-# is finished by the next one)
-write_to "$OUT/exported" bash -c 'shopt -s nullglob; cd "$1" && sha256sum -- series *.patch' - "$tmp"
-for f in ${put[@]+"${put[@]}"}; do
-	write_to "$PATCHES/$(basename "$f")" cat "$f"
-	say "wrote patches/$(basename "$f")"
-done
-for f in ${del[@]+"${del[@]}"}; do
-	rm -f "$f"
-	say "removed $(basename "$f")"
-done
-[ ${#put[@]} -gt 0 ] || [ ${#del[@]} -gt 0 ] ||
-	say "patches/ already matches out/linux ($(grep -c . "$tmp/series" || true) patches)"
+# export_range RANGE DIR STATE: the commits of RANGE as DIR/*.patch and
+# DIR/series, STATE the sums of what this export wrote
+export_range() {
+	local range=$1 dir=$2 state=$3 f unsafe="" w=$tmp/${2##*/}
+	local del=() put=()
+	mkdir -p "$w"
+	git -C "$LINUX" format-patch -q --no-signature --zero-commit -o "$w" "$range"
+	(cd "$w" && { ls -1 ./*.patch 2>/dev/null || true; } | sed 's|^\./||') >"$w/series"
+	# what would change: files to delete, files to write
+	for f in "$dir"/*.patch; do
+		[ -e "$f" ] || continue
+		[ -e "$w/$(basename "$f")" ] || del+=("$f")
+	done
+	for f in "$w"/*.patch "$w/series"; do
+		[ -e "$f" ] || continue
+		cmp -s "$f" "$dir/$(basename "$f")" || put+=("$f")
+	done
+	for f in ${del[@]+"${del[@]}"}; do
+		git_has "$f" || ours "$f" "$state" || unsafe="$unsafe $(basename "$f")"
+	done
+	for f in ${put[@]+"${put[@]}"}; do
+		f=$dir/$(basename "$f")
+		git_has "$f" || ours "$f" "$state" || unsafe="$unsafe $(basename "$f")"
+	done
+	[ -z "$unsafe" ] ||
+		die "not exporting: $dir has changes git does not have in:$unsafe (export would overwrite or delete them); commit or move them first, or 'FORCE=1 make apply' to take them into out/linux"
+	# what this export writes, known before it writes it (an interrupted
+	# run is finished by the next one)
+	write_to "$state" bash -c 'shopt -s nullglob; cd "$1" && sha256sum -- series *.patch' - "$w"
+	mkdir -p "$dir"
+	for f in ${put[@]+"${put[@]}"}; do
+		write_to "$dir/$(basename "$f")" cat "$f"
+		say "wrote ${dir#"$LAB_TOP"/}/$(basename "$f")"
+	done
+	for f in ${del[@]+"${del[@]}"}; do
+		rm -f "$f"
+		say "removed $(basename "$f")"
+	done
+	[ ${#put[@]} -gt 0 ] || [ ${#del[@]} -gt 0 ] ||
+		say "${dir#"$LAB_TOP"/} already matches $range ($(grep -c . "$w/series" || true) patches)"
+}
+
+export_range "$BASE_TAG..patched" "$PATCHES" "$OUT/exported"
 # The applied state now matches patches/: apply.sh need not redo it.
 write_to "$OUT/applied" echo "$(series_hash) $(git -C "$LINUX" rev-parse patched)"
+if git -C "$LINUX" rev-parse -q --verify refs/heads/experiment >/dev/null; then
+	export_range patched..experiment "$EXPERIMENT" "$OUT/exported-experiment"
+	write_to "$OUT/experiment.lab-state" echo "$(experiment_hash) $(git -C "$LINUX" rev-parse patched) $(git -C "$LINUX" rev-parse experiment)"
+fi

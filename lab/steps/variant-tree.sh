@@ -5,6 +5,7 @@
 #   base+N   v7.3 with the series' first N patches (base+1: the dice's
 #            off-by-one fixed)
 #   patched  the series (its dice is NO_NI_GATE, a feature)
+#   experiment  the series and patches/experiment (branch 'experiment', lab/steps/experiment.sh)
 # Each carries the lab's telemetry (lab/data/telemetry.patch), so that every
 # kernel the bench boots does the same work for it.
 # Cheap when nothing changed: out/src/VARIANT.lab-state records what the
@@ -22,7 +23,8 @@ case $recipe in
 base) ref=$BASE_TAG ;;
 base+[1-9]*) ref=$BASE_TAG; mapfile -t series < <(series_list | head -n "${recipe#base+}" | sed "s|^|$PATCHES/|") ;;
 patched) ref=patched ;;
-*) die "no bench kernel $variant with a known TREE in lab/data/bench-kernels (base, base+N, patched)" ;;
+experiment) ref=experiment ;;
+*) die "no bench kernel $variant with a known TREE in lab/data/bench-kernels (base, base+N, patched, experiment)" ;;
 esac
 git -C "$LINUX" rev-parse -q --verify "$ref^{commit}" >/dev/null ||
 	die "no $ref in $LINUX: run lab/prepare.sh apply first"

@@ -1,14 +1,16 @@
 #!/bin/bash
-# Kernels for a tester: v7.3 (baseline) and v7.3 + the series (patched), built
-# from one config as Debian packages that cannot be mistaken for each other.
+# Kernels for a tester: v7.3 (baseline), v7.3 + the series (patched) and the
+# series + the experimental set (experiment: candidate throttles, for testing
+# only), built from one config as Debian packages that cannot be mistaken for
+# each other.
 # Usage: lab/tools/tester-kernels.sh [CONFIG]     (or CONFIG=... in the environment)
 #   CONFIG: a kernel .config (.gz too); 'guest' for the lab's guest config;
 #   'min' for a small one (make check's: tinyconfig + lab/data/config/
 #   tester-min.config); default: the running kernel's (/proc/config.gz,
 #   /boot/config-*).
 # Output: TESTER_OUT (default out/tester-kernels): the linux-image packages,
-# CHECKLIST.txt; per kernel base/ and gate/ with its logs. Each kernel is
-# built inside its tree (TREE/.build-tester/base or gate), where the
+# CHECKLIST.txt; per kernel base/, gate/ and exp/ with its logs. Each kernel is
+# built inside its tree (TREE/.build-tester/base, gate or exp), where the
 # compiler cache serves a clone as it serves the lab's own builds.
 # TESTER_SPACE_MB overrides the estimate of the disk space the builds need.
 set -euo pipefail
@@ -50,7 +52,7 @@ if [ -f "$tmp/input.config" ]; then
 fi
 per=$((1024 + mods))
 [ "$dbg" = 0 ] || per=$((per * 4))
-want=$((2 * per))
+want=$((3 * per))
 git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1 || want=$((want + 3072))
 want=${TESTER_SPACE_MB:-$want}
 at=$dest
@@ -63,9 +65,11 @@ say "disk: about $want MiB needed, $free MiB free in $at"
 
 # 3. The trees: the base, and the series applied (its errors name the patch and hunk).
 "$LAB_TOP/lab/prepare.sh" apply || die "the series in $PATCHES does not apply to $BASE_TAG (above: the patch and the hunk); no kernel built"
+"$LAB_TOP/lab/steps/experiment.sh" || die "the experimental set in $EXPERIMENT does not apply on the series; no kernel built"
 base_src=$OUT/src/baseline
 gate_src=$LINUX
-for s in "$base_src" "$gate_src"; do
+exp_src=$OUT/src/experiment
+for s in "$base_src" "$gate_src" "$exp_src"; do
 	[ -z "$(git -C "$s" status --porcelain --untracked-files=no)" ] ||
 		die "$s has uncommitted changes: its package would not match its commit"
 done
@@ -90,7 +94,7 @@ esac
 notes=$("$LAB_TOP/lab/tools/tester-config.sh" "$tmp/input.config" "$tmp/tester.config")
 [ -z "$notes" ] || while IFS= read -r n; do say "config: $n"; done <<<"$notes"
 
-# 5. The two kernels: same config, same compiler, names that tell them apart.
+# 5. The three kernels: same config, same compiler, names that tell them apart.
 mkdir -p "$dest"
 rm -f "$dest"/*.deb "$dest/CHECKLIST.txt" "$dest/config.diff"
 build() {
@@ -130,8 +134,11 @@ build() {
 }
 build base "$base_src"
 build gate "$gate_src"
+build exp "$exp_src"
 diff <(grep CONFIG_ "$dest/base/config") <(grep CONFIG_ "$dest/gate/config") |
 	grep '^[<>]' >"$dest/config.diff" || true
+diff -q <(grep CONFIG_ "$dest/gate/config") <(grep CONFIG_ "$dest/exp/config") >/dev/null ||
+	die "the series' and the experiment's configs differ: see $dest/gate/config and $dest/exp/config"
 # Only in the options the series adds: any other difference means two configs.
 for s in $(sed -E 's/^[<>] (# )?(CONFIG_[A-Za-z0-9_]+).*/\2/' "$dest/config.diff" | sort -u); do
 	! git -C "$base_src" grep -qE "^(menu)?config ${s#CONFIG_}\$" -- '*Kconfig*' ||
@@ -142,11 +149,12 @@ say "the configs differ only in the series' own options:" "$(sed -E 's/^[<>] //'
 # 6. The packages checked, then the tester's checklist.
 base_deb=$(ls "$dest"/linux-image-*-newidle-base-*.deb)
 gate_deb=$(ls "$dest"/linux-image-*-newidle-gate-*.deb)
-"$LAB_TOP/lab/tools/tester-verify.sh" "$base_deb" "$gate_deb"
+exp_deb=$(ls "$dest"/linux-image-*-newidle-exp-*.deb)
+"$LAB_TOP/lab/tools/tester-verify.sh" "$base_deb" "$gate_deb" "$exp_deb"
 {
 	echo "Config: $cfg; compiler: $(gcc --version | head -1)"
 	[ -z "$notes" ] || { echo "The lab changed in it, for both kernels:"; sed 's/^/  - /' <<<"$notes"; }
 	echo "Series: lab commit $(git -C "$LAB_TOP" rev-parse --short=12 HEAD)$(git -C "$LAB_TOP" status --porcelain -- patches | grep -q . && echo ' (patches/ modified)'), series hash $(series_hash)"
-	"$LAB_TOP/lab/tools/tester-checklist.sh" "$base_deb" "$gate_deb"
+	"$LAB_TOP/lab/tools/tester-checklist.sh" "$base_deb" "$gate_deb" "$exp_deb"
 } >"$dest/CHECKLIST.txt"
 cat "$dest/CHECKLIST.txt"

@@ -1,13 +1,15 @@
 #!/bin/bash
-# Check a baseline / patched pair of tester kernel packages: their names
-# differ and say which is which, each holds the image and config of its own
-# release with schedstats and debugfs on, and only the patched image holds
-# the gate (the name of its feature, GATE_DEBUGFS in lab/lib.sh, which
-# v7.3 lacks).
-# Usage: lab/tools/tester-verify.sh BASELINE.deb PATCHED.deb; exits 1 on any failure.
+# Check a baseline / patched (/ experiment) set of tester kernel packages:
+# their names differ and say which is which, each holds the image and config
+# of its own release with schedstats and debugfs on, only the patched and
+# experiment images hold the gate (the name of its feature, GATE_DEBUGFS in
+# lab/settings, which v7.3 lacks), and only the experiment image holds the
+# candidate (EXPERIMENT_FEATURE).
+# Usage: lab/tools/tester-verify.sh BASELINE.deb PATCHED.deb [EXPERIMENT.deb];
+# exits 1 on any failure.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
-[ $# = 2 ] || die "usage: lab/tools/tester-verify.sh BASELINE.deb PATCHED.deb"
+[ $# = 2 ] || [ $# = 3 ] || die "usage: lab/tools/tester-verify.sh BASELINE.deb PATCHED.deb [EXPERIMENT.deb]"
 need dpkg-deb
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
@@ -15,9 +17,10 @@ bad=0
 pass() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; bad=1; }
 
-# has_gate DEB: 0 when the package's kernel image holds the gate's name
-has_gate() {
-	local x=$w/x
+# has_word DEB WORD: 0 when the package's kernel image holds WORD (a
+# feature's name)
+has_word() {
+	local x=$w/x word=$2
 	rm -rf "$x"
 	mkdir -p "$x"
 	dpkg-deb -x "$1" "$x"
@@ -25,11 +28,13 @@ has_gate() {
 	[ -f "$1" ] || die "$(basename "$1"): no /boot/vmlinuz-* in the package"
 	"$LINUX/scripts/extract-vmlinux" "$1" >"$w/vmlinux" 2>/dev/null ||
 		die "cannot decompress $(basename "$1") (its decompressor: xz, gzip, zstd or lz4, missing?)"
-	grep -qaw "$GATE_DEBUGFS" "$w/vmlinux"
+	grep -qaw "$word" "$w/vmlinux"
 }
 
 names=""
-for role in base gate; do
+roles="base gate"
+[ $# = 2 ] || roles="base gate exp"
+for role in $roles; do
 	deb=$1
 	shift
 	[ -f "$deb" ] || die "no such package: $deb"
@@ -54,19 +59,27 @@ for role in base gate; do
 	else
 		fail "$role kernel lacks CONFIG_SCHEDSTATS or CONFIG_DEBUG_FS"
 	fi
-	if has_gate "$deb"; then gate=yes; else gate=no; fi
+	if has_word "$deb" "$GATE_DEBUGFS"; then gate=yes; else gate=no; fi
 	case $role-$gate in
 	gate-yes) pass "the patched image holds the gate ($GATE_DEBUGFS)" ;;
+	exp-yes) pass "the experiment image holds the gate ($GATE_DEBUGFS)" ;;
+	exp-no) fail "the experiment image does not hold the gate (no $GATE_DEBUGFS): is it the baseline?" ;;
 	gate-no) fail "the patched image does not hold the gate (no $GATE_DEBUGFS): is it the baseline?" ;;
 	base-no) pass "the baseline image has no gate (no $GATE_DEBUGFS)" ;;
 	base-yes) fail "the baseline image holds the gate ($GATE_DEBUGFS): is it the patched kernel?" ;;
 	esac
+	[ "$roles" != "base gate" ] || continue
+	if has_word "$deb" "$EXPERIMENT_FEATURE"; then cand=yes; else cand=no; fi
+	case $role-$cand in
+	exp-yes) pass "the experiment image holds the candidate ($EXPERIMENT_FEATURE)" ;;
+	exp-no) fail "the experiment image does not hold the candidate (no $EXPERIMENT_FEATURE): is it the patched kernel?" ;;
+	*-no) pass "the $role image has no candidate (no $EXPERIMENT_FEATURE)" ;;
+	*-yes) fail "the $role image holds the candidate ($EXPERIMENT_FEATURE): is it the experiment kernel?" ;;
+	esac
 done
-# shellcheck disable=SC2086
-set -- $names
-if [ "$1" != "$2" ]; then
-	pass "the two packages have different names"
+if [ "$(echo $names | tr ' ' '\n' | sort -u | wc -l)" = "$(echo $names | wc -w)" ]; then
+	pass "the packages have different names"
 else
-	fail "the two packages have the same name, $1"
+	fail "two packages have the same name:$names"
 fi
 exit $bad
