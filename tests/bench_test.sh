@@ -173,6 +173,85 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "features over boots: the same boots on both sides, so paired per boot" test "$(ffield test)" = "paired over boots"
 	t_check "features over boots: without a control the report says so" grep -q 'No positive control given' "$scratch/f.txt"
 
+	# --- bench/aba.sh -S: the newidle attempts of each level by how they
+	# ended, from two snapshots of /proc/schedstat v17 and lab_newidle
+	# (tests/fixtures/schedstat/*.0 before the run, *.1 after: the fake
+	# workload puts them in place of the stand-ins). Newly-idle deltas per
+	# CPU and domain, lb_count balanced failed gained nobusyq nobusyg, and
+	# the telemetry's pinned: cpu0 MC 100 60 10 35 5 20, pinned 8; cpu1 MC
+	# 50 30 6 15 4 10, pinned 2; cpu0 PKG 20 18 1 1 2 12; cpu1 PKG 10 10 0 0
+	# 0 10. So mc: attempts 150, nobusyg 30, nobusyq 9, pinned 10, balanced
+	# 90 - 30 - 9 - 10 = 41, failed 16, pulls 150 - 90 - 16 = 44, gained 50;
+	# pkg: 30, 22, 2, 0, 4, 1, 1, 1. The other idle types move too, by
+	# other amounts: lb_gained of every kind is 51 + 4 domains x (3 + 2).
+	sfx=$top/tests/fixtures/schedstat
+	mkdir -p "$scratch/sfake"
+	echo "NI_RANDOM NI_RATE" >"$scratch/sfeat"
+	echo 0 >"$scratch/ssst"
+	printf '%s\n' '#!/bin/sh' 'cp "$SFX_SCHED" "$ABA_SCHEDSTAT"' '[ ! -e "$ABA_TELEMETRY" ] || cp "$SFX_TEL" "$ABA_TELEMETRY"' \
+		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"' >"$scratch/sfake/futexbench"
+	chmod +x "$scratch/sfake/futexbench"
+	# classes ABA TEL0 TEL1 CSV: one -S run of the aba.sh ABA from the fixture's
+	# snapshots, TEL0 and TEL1 its telemetry (- for none), into CSV
+	classes() {
+		cp "$sfx/schedstat.0" "$scratch/sst0"
+		rm -f "$scratch/tel0"
+		[ "$2" = - ] || cp "$2" "$scratch/tel0"
+		env PATH="$scratch/sfake:$PATH" ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTAT="$scratch/sst0" \
+			ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" ABA_TELEMETRY="$scratch/tel0" SFX_SCHED="$sfx/schedstat.1" \
+			SFX_TEL="$3" "$1" -k 1 -s 1 -c K -S -o "$4" 2>/dev/null
+	}
+	# dom CSV LEVEL WHAT...: the level's metrics, in that order ('none' where absent)
+	dom() {
+		local csv=$1 l=$2 w out=""
+		shift 2
+		for w in "$@"; do
+			out="$out $(awk -F, -v m="dom_${l}_$w" '$4 == m { v = $5 } END { print (v == "" ? "none" : v) }' "$csv")"
+		done
+		echo "${out# }"
+	}
+	outcomes=(attempts balanced nobusyg nobusyq pinned failed pulls gained)
+	classes "$top/bench/aba.sh" "$sfx/lab_newidle.0" "$sfx/lab_newidle.1" "$scratch/cls.csv"
+	t_check "aba -S: mc's 150 attempts by how they ended, over the CPUs: 41 balanced 30 nobusyg 9 nobusyq 10 pinned 16 failed 44 pulls" \
+		test "$(dom "$scratch/cls.csv" mc "${outcomes[@]}")" = "150 41 30 9 10 16 44 50"
+	t_check "aba -S: pkg's 30: 4 22 2 0 1 1" test "$(dom "$scratch/cls.csv" pkg "${outcomes[@]}")" = "30 4 22 2 0 1 1 1"
+	# adds_up CSV: at every level, the classes add up to the attempts
+	adds_up() {
+		local l a b g q p f u
+		for l in mc pkg; do
+			read -r a b g q p f u _ < <(dom "$1" $l "${outcomes[@]}")
+			[ "$a" = $((b + g + q + p + f + u)) ] || return 1
+		done
+	}
+	t_check "aba -S: the classes add up to the attempts, at every level" adds_up "$scratch/cls.csv"
+	t_check "aba -S: the telemetry's visits, those at 1024 and the ratios beside them" \
+		test "$(dom "$scratch/cls.csv" mc visits full ratio0 ratio1)" = "600 40 96.0 536.0"
+	t_check "aba -S: the totals from the newly-idle columns, lb_gained of every kind, run_delay" \
+		test "$(awk -F, '$4 ~ /^(ni_lb_count|ni_lb_gained|lb_gained|run_delay_ms)$/ { printf "%s ", $5 }' "$scratch/cls.csv")" = "180 51 71 3.000 "
+	t_check "aba -S: counted_s, the seconds between the reads, is in the CSV" \
+		grep -qE '^futex,K,1,counted_s,[0-9]+\.[0-9]{2},1$' "$scratch/cls.csv"
+	# the same with a mutant that leaves the pinned attempts in balanced
+	mkdir -p "$scratch/mut/bench" "$scratch/mut/lab/guest"
+	cp "$top/lab/guest/sched.sh" "$scratch/mut/lab/guest/"
+	sed 's/ - (((l in lv) \&\& !(l in nopin)) ? dpi\[l\] : 0)//' "$top/bench/aba.sh" >"$scratch/mut/bench/aba.sh"
+	chmod +x "$scratch/mut/bench/aba.sh"
+	classes "$scratch/mut/bench/aba.sh" "$sfx/lab_newidle.0" "$sfx/lab_newidle.1" "$scratch/mut.csv"
+	t_check "negative control: an aba.sh that leaves pinned in balanced fails that check (mc balanced 51)" \
+		eval '! cmp -s "$top/bench/aba.sh" "$scratch/mut/bench/aba.sh" &&
+			test "$(dom "$scratch/mut.csv" mc "${outcomes[@]}")" = "150 51 30 9 10 16 44 50"'
+	t_check "negative control: nor do its classes add up (the pinned ones counted twice)" not adds_up "$scratch/mut.csv"
+	# a telemetry without the pinned field (a kernel built before it): no
+	# pinned, and the all-pinned ones stay in balanced, as schedstat counts them
+	sed 's/ [0-9]*$//' "$sfx/lab_newidle.0" >"$scratch/oldtel.0"
+	sed 's/ [0-9]*$//' "$sfx/lab_newidle.1" >"$scratch/oldtel.1"
+	classes "$top/bench/aba.sh" "$scratch/oldtel.0" "$scratch/oldtel.1" "$scratch/old.csv"
+	t_check "aba -S: an older telemetry, without pinned: balanced keeps the pinned ones (51)" \
+		test "$(dom "$scratch/old.csv" mc "${outcomes[@]}")" = "150 51 30 9 none 16 44 50"
+	# a kernel without the telemetry: the attempts are schedstat's lb_count
+	classes "$top/bench/aba.sh" - - "$scratch/notel.csv"
+	t_check "aba -S: without the telemetry, the attempts from schedstat, and no visits" \
+		test "$(dom "$scratch/notel.csv" mc "${outcomes[@]}" visits)" = "150 51 30 9 none 16 44 50 none"
+
 	# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
 	plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/bench.sh" kernels 2>/dev/null; }
 	BENCH_SEED=42 plan >"$scratch/p1.txt"
