@@ -252,6 +252,58 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "aba -S: without the telemetry, the attempts from schedstat, and no visits" \
 		test "$(dom "$scratch/notel.csv" mc "${outcomes[@]}" visits)" = "150 51 30 9 none 16 44 50 none"
 
+	# --- bench/counters.py: the table of tests/fixtures/counters.csv. Two runs
+	# of v7.3 (10 s each) and of the gate (20 s each), means of the per-run
+	# rates: v7.3 mc visits 1000 and 1200 -> 110.0/s, attempts 800 and 1000 ->
+	# 90.0/s, pulls 300 and 400 -> 35.0/s; 90/110 = 0.818 attempts per visit,
+	# 35/90 = 0.389 pulls per attempt; of the 55/s that pulled nothing,
+	# balanced 10 (18.2 %), nobusyg 25 (45.5 %), nobusyq 5 (9.1 %), pinned 5
+	# (9.1 %), failed 10 (18.2 %); ratio 962 > 850. The gate's mc: 110.0 11.0
+	# 5.5, 0.100 0.500, of 5.5/s 1, 1.5, 0.5, 0.5, 2: 18.2 27.3 9.1 9.1 36.4;
+	# its pkg, 100 visits in 20 s: 5.0/s (v7.3's 10.0 in 10 s: each run's own
+	# length). The waker: 5 and 10 migrations per 1000 of 1000 and 1200
+	# completions/s -> 5 and 12/s, 8.50; CPU 2.0 and 3.0 us -> 2.5000.
+	counters() { "$top/bench/counters.py" "$@"; }
+	# row FILE ROW: a line of the table, its spaces squeezed
+	row() { tr -s ' ' <"$1" | sed 's/^ //' | grep -qxF -- "$2"; }
+	counters "$top/tests/fixtures/counters.csv" >"$scratch/cnt.txt"
+	t_check "counters: v7.3's mc, rates per second, ratios and the split of the attempts that pulled nothing" \
+		row "$scratch/cnt.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850"
+	t_check "counters: the gate's mc" row "$scratch/cnt.txt" "gate mc 110.0 11.0 5.5 0.100 0.500 | 18.2 27.3 9.1 9.1 36.4 | 150>80"
+	t_check "counters: the gate's pkg over its own 20 s (5.0/s; v7.3's 10.0 over 10 s)" \
+		eval 'row "$scratch/cnt.txt" "gate pkg 5.0 5.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024" &&
+			row "$scratch/cnt.txt" "v7.3 pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024"'
+	t_check "counters: the waker's completions, migrations per second and CPU time per completion" \
+		eval 'row "$scratch/cnt.txt" "v7.3 1100.0 8.50 2.5000" && row "$scratch/cnt.txt" "gate 2000.0 3.00 1.2500"'
+	t_check "counters: the header says the rates are per second of counted_s" \
+		grep -qF 'futex8: newidle balance per level, the mean of 2 run(s) per condition; counts per second of a run (counted_s)' "$scratch/cnt.txt"
+	grep -v ',counted_s,' "$top/tests/fixtures/counters.csv" >"$scratch/nolen.csv"
+	counters "$scratch/nolen.csv" >"$scratch/nolen.txt"
+	t_check "counters: without a run length, totals per run, and the header says so" \
+		eval 'grep -q "TOTALS PER RUN: the run length is unknown" "$scratch/nolen.txt" &&
+			row "$scratch/nolen.txt" "v7.3 mc 1100.0 900.0 350.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850"'
+	counters "$scratch/nolen.csv" --seconds 10 >"$scratch/sec.txt"
+	t_check "counters: --seconds N gives the rates where the runs have no counted_s" \
+		eval 'row "$scratch/sec.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850" &&
+			row "$scratch/sec.txt" "gate pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024"'
+	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$top/tests/fixtures/counters.csv" >"$scratch/cnotel.csv"
+	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
+	t_check "counters: a kernel without the telemetry: no visits, no pinned, said" \
+		eval 'row "$scratch/cnotel.txt" "v7.3 mc - 90.0 35.0 - 0.389 | 20.0 50.0 10.0 - 20.0 | -" &&
+			grep -q "its all-pinned attempts are in balanced" "$scratch/cnotel.txt"'
+	rc=0
+	counters "$scratch/missing.csv" 2>"$scratch/cnt.err" || rc=$?
+	t_check "counters: a missing CSV is exit 2, said" eval 'test "$rc" = 2 && grep -q "is empty or missing" "$scratch/cnt.err"'
+	rc=0
+	counters "$scratch/noboot.csv" 2>"$scratch/cnt.err" || rc=$?
+	t_check "counters: a CSV of another layout is exit 2, naming the layout" \
+		eval 'test "$rc" = 2 && grep -q "its header is not workload,condition,run,metric,value,boot" "$scratch/cnt.err"'
+	{ cat "$top/tests/fixtures/counters.csv"; echo "futex8,gate,1,dom_mc_visits,many,2"; } >"$scratch/badv.csv"
+	rc=0
+	counters "$scratch/badv.csv" 2>"$scratch/cnt.err" || rc=$?
+	t_check "counters: a value that is not a number is exit 2, naming its line" \
+		eval 'test "$rc" = 2 && grep -q "line 118: not workload" "$scratch/cnt.err"'
+
 	# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
 	plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/bench.sh" kernels 2>/dev/null; }
 	BENCH_SEED=42 plan >"$scratch/p1.txt"
