@@ -25,7 +25,8 @@
 #   -D           rebuild the sched domains before each run (a cpuset
 #                partition switched root -> member)
 #   -S           per-run counters, as more metrics (schedstats switched on
-#                for the whole run, /proc/sys/kernel/sched_schedstats):
+#                for the whole run, /proc/sys/kernel/sched_schedstats; a
+#                /proc/schedstat of a version other than 17 is refused):
 #                ni_lb_count and ni_lb_gained (newidle balance attempts and
 #                tasks pulled, all CPUs and domains), lb_gained (pulls of
 #                every kind), run_delay_ms and counted_s (the seconds between
@@ -199,10 +200,13 @@ figures() {
 # domain "cpu level name visits full ratio attempts pulls pinned" (pinned:
 # since telemetry.patch counted it), when it is there
 snap() {
-	awk '/^cpu/ { rd += $9; c = substr($1, 4) }
+	# another version has other columns: refused, not read as these
+	awk '/^version/ { ver = $2 }
+		/^cpu/ { rd += $9; c = substr($1, 4) }
 		/^domain/ { nc += $26; ng += $33; g += $11 + $22 + $33
 			print "D", c, $1, tolower($2), $26, $27, $28, $33, $35, $36 }
-		END { printf "S %.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' "$SCHEDSTAT"
+		END { if (ver != 17) { print "aba: -S reads schedstat version 17, " FILENAME " is version " ver >"/dev/stderr"; exit 1 }
+			printf "S %.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' "$SCHEDSTAT"
 	echo "U $(cut -d' ' -f1 /proc/uptime)"
 	[ ! -r "$TEL" ] || sed 's/^/T /' "$TEL"
 }

@@ -252,6 +252,14 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "aba -S: without the telemetry, the attempts from schedstat, and no visits" \
 		test "$(dom "$scratch/notel.csv" mc "${outcomes[@]}" visits)" = "150 51 30 9 none 16 44 50 none"
 
+	# version 16 has no domain name and one lb_imbalance column per idle type
+	# where 17 has four (Documentation/scheduler/sched-stats.rst)
+	sed 's/^version 17$/version 16/' "$sfx/schedstat.0" >"$scratch/v16"
+	t_check "aba -S: a schedstat of another version is refused, not misread" \
+		refuses_with "reads schedstat version 17, $scratch/v16 is version 16" env PATH="$scratch/sfake:$PATH" \
+		ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTAT="$scratch/v16" ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" \
+		ABA_TELEMETRY="$scratch/none" SFX_SCHED="$scratch/v16" "$top/bench/aba.sh" -k 1 -s 1 -c K -S -o "$scratch/v16.csv"
+
 	# --- bench/counters.py: the table of tests/fixtures/counters.csv. Two runs
 	# of v7.3 (10 s each) and of the gate (20 s each), means of the per-run
 	# rates: v7.3 mc visits 1000 and 1200 -> 110.0/s, attempts 800 and 1000 ->
