@@ -197,8 +197,8 @@ figures() {
 # idle type of enum cpu_idle_type, CPU_NEWLY_IDLE, 11 fields each, after
 # "domainN NAME MASK"): "D cpu domainN name lb_count lb_balanced lb_failed
 # lb_gained lb_nobusyq lb_nobusyg"; then the lab's telemetry, a line per
-# domain "cpu level name visits full ratio attempts pulls pinned" (pinned:
-# since telemetry.patch counted it), when it is there
+# domain "cpu level name visits full ratio attempts pulls pinned" (pinned
+# only from a telemetry.patch that has it), when it is there
 snap() {
 	# another version has other columns: refused, not read as these
 	awk '/^version/ { ver = $2 }
