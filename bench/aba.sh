@@ -25,17 +25,30 @@
 #   -D           rebuild the sched domains before each run (a cpuset
 #                partition switched root -> member)
 #   -S           per-run counters, as more metrics (schedstats switched on
-#                for the whole run, /proc/sys/kernel/sched_schedstats):
+#                for the whole run, /proc/sys/kernel/sched_schedstats; a
+#                /proc/schedstat of a version other than 17 is refused):
 #                ni_lb_count and ni_lb_gained (newidle balance attempts and
 #                tasks pulled, all CPUs and domains), lb_gained (pulls of
-#                every kind) and run_delay_ms; and where the kernel has the
-#                lab's telemetry (/sys/kernel/debug/lab_newidle, the bench
-#                kernels), per domain level NAME (smt, mc, pkg, ...):
+#                every kind), run_delay_ms and counted_s (the seconds between
+#                the counters' reads, for rates); per domain level NAME
+#                (smt, mc, pkg, ...; schedstat's domain names, lowercased),
+#                summed over the CPUs, the newidle attempts by how they
+#                ended, from schedstat: dom_NAME_pulls (those that moved
+#                a task), dom_NAME_failed (a busiest queue found, nothing
+#                moved), dom_NAME_nobusyg and dom_NAME_nobusyq (no busiest
+#                group, queue), dom_NAME_balanced (the rest of lb_balanced:
+#                should_we_balance said no, or another CPU was balancing a
+#                serialised domain), and dom_NAME_gained (the tasks moved);
+#                dom_NAME_attempts, schedstat's, where the kernel lacks the
+#                telemetry; and where it has the lab's telemetry
+#                (/sys/kernel/debug/lab_newidle, the bench kernels):
 #                dom_NAME_visits, dom_NAME_full (visits at ratio 1024,
 #                where no throttle is asked), dom_NAME_attempts,
-#                dom_NAME_pulls, and dom_NAME_ratio0 and dom_NAME_ratio1
+#                dom_NAME_pinned (attempts that found every task pinned,
+#                which schedstat counts as balanced: taken out of
+#                dom_NAME_balanced), and dom_NAME_ratio0 and dom_NAME_ratio1
 #                (the ratio at the start and the end of the run, the mean
-#                over the CPUs)
+#                over the CPUs). bench/counters.py CSV tabulates them
 # Workloads:
 #   futex: futexbench -t THREADS -w WAKE -r SECONDS (default 8 threads, 4 wakes)
 #   futex8, futex815: the sembench mail's two conditions as presets, 8
@@ -179,31 +192,64 @@ figures() {
 
 
 # the counters of -S (schedstat version 17): newidle lb_count, lb_gained;
-# every lb_gained; run_delay (ns); then the lab's telemetry, a line per
-# domain "cpu level name visits full ratio attempts pulls", when it is there
+# every lb_gained; run_delay (ns); the uptime, for the seconds counted; a D
+# line per CPU and domain with its newidle columns (fields 26-36: the third
+# idle type of enum cpu_idle_type, CPU_NEWLY_IDLE, 11 fields each, after
+# "domainN NAME MASK"): "D cpu domainN name lb_count lb_balanced lb_failed
+# lb_gained lb_nobusyq lb_nobusyg"; then the lab's telemetry, a line per
+# domain "cpu level name visits full ratio attempts pulls pinned" (pinned
+# only from a telemetry.patch that has it), when it is there
 snap() {
-	awk '/^cpu/ { rd += $9 }
-		/^domain/ { nc += $26; ng += $33; g += $11 + $22 + $33 }
-		END { printf "S %.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' "$SCHEDSTAT"
+	# another version has other columns: refused, not read as these
+	awk '/^version/ { ver = $2 }
+		/^cpu/ { rd += $9; c = substr($1, 4) }
+		/^domain/ { nc += $26; ng += $33; g += $11 + $22 + $33
+			print "D", c, $1, tolower($2), $26, $27, $28, $33, $35, $36 }
+		END { if (ver != 17) { print "aba: -S reads schedstat version 17, " FILENAME " is version " ver >"/dev/stderr"; exit 1 }
+			printf "S %.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' "$SCHEDSTAT"
+	echo "U $(cut -d' ' -f1 /proc/uptime)"
 	[ ! -r "$TEL" ] || sed 's/^/T /' "$TEL"
 }
-# the metrics of a run from the snapshots before and after it
+# the metrics of a run from the snapshots before and after it; a level's
+# counters are summed over its CPUs (and over its domains where two share a
+# name, as NUMA's do). schedstat counts in lb_balanced the attempts that
+# found no busiest group or queue and, as it cannot tell them apart, those
+# that found every task pinned: balanced is what is left of it when those
+# are taken out, so that the classes do not overlap. Every attempt ends in
+# one of them: balanced, nobusyg, nobusyq, pinned, failed (a busiest queue
+# found, nothing moved) or a pull (lb_count - lb_balanced - lb_failed)
 deltas() {
 	awk 'FNR == 1 { f++ }
 		$1 == "S" { s[f, 1] = $2; s[f, 2] = $3; s[f, 3] = $4; s[f, 4] = $5 }
-		$1 == "T" { l = tolower($4); lv[l] = 1; k = $2 SUBSEP l
-			v[f, k] = $5; fu[f, k] = $6; r[f, k] = $7; at[f, k] = $8; pu[f, k] = $9
+		$1 == "U" { up[f] = $2 }
+		$1 == "D" { k = $2 SUBSEP $3; dk[k] = $4
+			for (i = 5; i <= 10; i++) d[f, k, i] = $i }
+		$1 == "T" { l = tolower($4); lv[l] = 1; k = $2 SUBSEP $3
+			v[f, k] = $5; fu[f, k] = $6; r[f, k] = $7; at[f, k] = $8
+			if (NF >= 10) pi[f, k] = $10; else nopin[l] = 1
 			if (f == 1) { r0[l] += $7; n0[l]++; keys[k] = l } else { r1[l] += $7; n1[l]++ } }
 		END {
 			printf "ni_lb_count %d\nni_lb_gained %d\nlb_gained %d\nrun_delay_ms %.3f\n",
 				s[2, 1] - s[1, 1], s[2, 2] - s[1, 2], s[2, 3] - s[1, 3], (s[2, 4] - s[1, 4]) / 1e6
+			printf "counted_s %.2f\n", up[2] - up[1]
 			for (k in keys) { l = keys[k]
 				dv[l] += v[2, k] - v[1, k]; df[l] += fu[2, k] - fu[1, k]
-				da[l] += at[2, k] - at[1, k]; dp[l] += pu[2, k] - pu[1, k] }
+				da[l] += at[2, k] - at[1, k]; dpi[l] += pi[2, k] - pi[1, k] }
 			for (l in lv) {
-				printf "dom_%s_visits %d\ndom_%s_full %d\ndom_%s_attempts %d\ndom_%s_pulls %d\n",
-					l, dv[l], l, df[l], l, da[l], l, dp[l]
+				printf "dom_%s_visits %d\ndom_%s_full %d\ndom_%s_attempts %d\n",
+					l, dv[l], l, df[l], l, da[l]
+				if (!(l in nopin)) printf "dom_%s_pinned %d\n", l, dpi[l]
 				printf "dom_%s_ratio0 %.1f\ndom_%s_ratio1 %.1f\n", l, r0[l] / n0[l], l, (n1[l] ? r1[l] / n1[l] : 0)
+			}
+			for (k in dk) { l = dk[k]; sl[l] = 1
+				for (i = 5; i <= 10; i++) dd[l, i] += d[2, k, i] - d[1, k, i] }
+			for (l in sl) {
+				# 5 lb_count, 6 lb_balanced, 7 lb_failed, 8 lb_gained, 9 lb_nobusyq, 10 lb_nobusyg
+				if (!(l in lv)) printf "dom_%s_attempts %d\n", l, dd[l, 5]
+				bal = dd[l, 6] - dd[l, 9] - dd[l, 10] - (((l in lv) && !(l in nopin)) ? dpi[l] : 0)
+				printf "dom_%s_nobusyg %d\ndom_%s_nobusyq %d\ndom_%s_balanced %d\ndom_%s_failed %d\n",
+					l, dd[l, 10], l, dd[l, 9], l, bal, l, dd[l, 7]
+				printf "dom_%s_pulls %d\ndom_%s_gained %d\n", l, dd[l, 5] - dd[l, 6] - dd[l, 7], l, dd[l, 8]
 			} }' "$1" "$2"
 }
 

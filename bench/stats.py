@@ -32,7 +32,7 @@ from scipy import stats
 PRIMARY = ["completions_per_s", "steady_per_s", "transient_per_s", "burns_per_s", "seconds",
            "bogo_ops_per_s", "ops_per_s", "usecs_per_op", "mb_per_s"]
 # Counts that explain a result: 'higher' or 'lower', never 'better' or 'worse'
-NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "main_migrations_per_1k", "main_csw_per_1k"}
+NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "counted_s", "main_migrations_per_1k", "main_csw_per_1k"}
 INF = float("inf")
 
 
@@ -148,6 +148,10 @@ def regime(data, conds, wl, name, asked_min, lines, flags):
             lvl, what = m[4:].rsplit("_", 1)
             for c, by_boot in d.items():
                 reg.setdefault(c, {}).setdefault(lvl, {})[what] = mean(v for vs in by_boot.values() for v in vs)
+    # the levels the telemetry saw: schedstat's classes alone (a kernel without
+    # it) have no visits to say a regime by (bench/counters.py tabulates them)
+    reg = {c: {lvl: x for lvl, x in lv.items() if "visits" in x} for c, lv in reg.items()}
+    reg = {c: lv for c, lv in reg.items() if lv}
     if not reg:
         return
     lines += ["  regime of %s (telemetry, per run; 'asked': visits below ratio 1024, where the gate or dice"

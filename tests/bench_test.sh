@@ -173,6 +173,145 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "features over boots: the same boots on both sides, so paired per boot" test "$(ffield test)" = "paired over boots"
 	t_check "features over boots: without a control the report says so" grep -q 'No positive control given' "$scratch/f.txt"
 
+	# --- bench/aba.sh -S: the newidle attempts of each level by how they
+	# ended, from two snapshots of /proc/schedstat v17 and lab_newidle
+	# (tests/fixtures/schedstat/*.0 before the run, *.1 after: the fake
+	# workload puts them in place of the stand-ins). Newly-idle deltas per
+	# CPU and domain, lb_count balanced failed gained nobusyq nobusyg, and
+	# the telemetry's pinned: cpu0 MC 100 60 10 35 5 20, pinned 8; cpu1 MC
+	# 50 30 6 15 4 10, pinned 2; cpu0 PKG 20 18 1 1 2 12; cpu1 PKG 10 10 0 0
+	# 0 10. So mc: attempts 150, nobusyg 30, nobusyq 9, pinned 10, balanced
+	# 90 - 30 - 9 - 10 = 41, failed 16, pulls 150 - 90 - 16 = 44, gained 50;
+	# pkg: 30, 22, 2, 0, 4, 1, 1, 1. The other idle types move too, by
+	# other amounts: lb_gained of every kind is 51 + 4 domains x (3 + 2).
+	sfx=$top/tests/fixtures/schedstat
+	mkdir -p "$scratch/sfake"
+	echo "NI_RANDOM NI_RATE" >"$scratch/sfeat"
+	echo 0 >"$scratch/ssst"
+	printf '%s\n' '#!/bin/sh' 'cp "$SFX_SCHED" "$ABA_SCHEDSTAT"' '[ ! -e "$ABA_TELEMETRY" ] || cp "$SFX_TEL" "$ABA_TELEMETRY"' \
+		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"' >"$scratch/sfake/futexbench"
+	chmod +x "$scratch/sfake/futexbench"
+	# classes ABA TEL0 TEL1 CSV: one -S run of the aba.sh ABA from the fixture's
+	# snapshots, TEL0 and TEL1 its telemetry (- for none), into CSV
+	classes() {
+		cp "$sfx/schedstat.0" "$scratch/sst0"
+		rm -f "$scratch/tel0"
+		[ "$2" = - ] || cp "$2" "$scratch/tel0"
+		env PATH="$scratch/sfake:$PATH" ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTAT="$scratch/sst0" \
+			ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" ABA_TELEMETRY="$scratch/tel0" SFX_SCHED="$sfx/schedstat.1" \
+			SFX_TEL="$3" "$1" -k 1 -s 1 -c K -S -o "$4" 2>/dev/null
+	}
+	# dom CSV LEVEL WHAT...: the level's metrics, in that order ('none' where absent)
+	dom() {
+		local csv=$1 l=$2 w out=""
+		shift 2
+		for w in "$@"; do
+			out="$out $(awk -F, -v m="dom_${l}_$w" '$4 == m { v = $5 } END { print (v == "" ? "none" : v) }' "$csv")"
+		done
+		echo "${out# }"
+	}
+	outcomes=(attempts balanced nobusyg nobusyq pinned failed pulls gained)
+	classes "$top/bench/aba.sh" "$sfx/lab_newidle.0" "$sfx/lab_newidle.1" "$scratch/cls.csv"
+	t_check "aba -S: mc's 150 attempts by how they ended, over the CPUs: 41 balanced 30 nobusyg 9 nobusyq 10 pinned 16 failed 44 pulls" \
+		test "$(dom "$scratch/cls.csv" mc "${outcomes[@]}")" = "150 41 30 9 10 16 44 50"
+	t_check "aba -S: pkg's 30: 4 22 2 0 1 1" test "$(dom "$scratch/cls.csv" pkg "${outcomes[@]}")" = "30 4 22 2 0 1 1 1"
+	# adds_up CSV: at every level, the classes add up to the attempts
+	adds_up() {
+		local l a b g q p f u
+		for l in mc pkg; do
+			read -r a b g q p f u _ < <(dom "$1" $l "${outcomes[@]}")
+			[ "$a" = $((b + g + q + p + f + u)) ] || return 1
+		done
+	}
+	t_check "aba -S: the classes add up to the attempts, at every level" adds_up "$scratch/cls.csv"
+	t_check "aba -S: the telemetry's visits, those at 1024 and the ratios beside them" \
+		test "$(dom "$scratch/cls.csv" mc visits full ratio0 ratio1)" = "600 40 96.0 536.0"
+	t_check "aba -S: the totals from the newly-idle columns, lb_gained of every kind, run_delay" \
+		test "$(awk -F, '$4 ~ /^(ni_lb_count|ni_lb_gained|lb_gained|run_delay_ms)$/ { printf "%s ", $5 }' "$scratch/cls.csv")" = "180 51 71 3.000 "
+	t_check "aba -S: counted_s, the seconds between the reads, is in the CSV" \
+		grep -qE '^futex,K,1,counted_s,[0-9]+\.[0-9]{2},1$' "$scratch/cls.csv"
+	# the same with a mutant that leaves the pinned attempts in balanced
+	mkdir -p "$scratch/mut/bench" "$scratch/mut/lab/guest"
+	cp "$top/lab/guest/sched.sh" "$scratch/mut/lab/guest/"
+	sed 's/ - (((l in lv) \&\& !(l in nopin)) ? dpi\[l\] : 0)//' "$top/bench/aba.sh" >"$scratch/mut/bench/aba.sh"
+	chmod +x "$scratch/mut/bench/aba.sh"
+	classes "$scratch/mut/bench/aba.sh" "$sfx/lab_newidle.0" "$sfx/lab_newidle.1" "$scratch/mut.csv"
+	t_check "negative control: an aba.sh that leaves pinned in balanced fails that check (mc balanced 51)" \
+		eval '! cmp -s "$top/bench/aba.sh" "$scratch/mut/bench/aba.sh" &&
+			test "$(dom "$scratch/mut.csv" mc "${outcomes[@]}")" = "150 51 30 9 10 16 44 50"'
+	t_check "negative control: nor do its classes add up (the pinned ones counted twice)" not adds_up "$scratch/mut.csv"
+	# a telemetry without the pinned field (a kernel built before it): no
+	# pinned, and the all-pinned ones stay in balanced, as schedstat counts them
+	sed 's/ [0-9]*$//' "$sfx/lab_newidle.0" >"$scratch/oldtel.0"
+	sed 's/ [0-9]*$//' "$sfx/lab_newidle.1" >"$scratch/oldtel.1"
+	classes "$top/bench/aba.sh" "$scratch/oldtel.0" "$scratch/oldtel.1" "$scratch/old.csv"
+	t_check "aba -S: an older telemetry, without pinned: balanced keeps the pinned ones (51)" \
+		test "$(dom "$scratch/old.csv" mc "${outcomes[@]}")" = "150 51 30 9 none 16 44 50"
+	# a kernel without the telemetry: the attempts are schedstat's lb_count
+	classes "$top/bench/aba.sh" - - "$scratch/notel.csv"
+	t_check "aba -S: without the telemetry, the attempts from schedstat, and no visits" \
+		test "$(dom "$scratch/notel.csv" mc "${outcomes[@]}" visits)" = "150 51 30 9 none 16 44 50 none"
+
+	# version 16 has no domain name and one lb_imbalance column per idle type
+	# where 17 has four (Documentation/scheduler/sched-stats.rst)
+	sed 's/^version 17$/version 16/' "$sfx/schedstat.0" >"$scratch/v16"
+	t_check "aba -S: a schedstat of another version is refused, not misread" \
+		refuses_with "reads schedstat version 17, $scratch/v16 is version 16" env PATH="$scratch/sfake:$PATH" \
+		ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTAT="$scratch/v16" ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" \
+		ABA_TELEMETRY="$scratch/none" SFX_SCHED="$scratch/v16" "$top/bench/aba.sh" -k 1 -s 1 -c K -S -o "$scratch/v16.csv"
+
+	# --- bench/counters.py: the table of tests/fixtures/counters.csv. Two runs
+	# of v7.3 (10 s each) and of the gate (20 s each), means of the per-run
+	# rates: v7.3 mc visits 1000 and 1200 -> 110.0/s, attempts 800 and 1000 ->
+	# 90.0/s, pulls 300 and 400 -> 35.0/s; 90/110 = 0.818 attempts per visit,
+	# 35/90 = 0.389 pulls per attempt; of the 55/s that pulled nothing,
+	# balanced 10 (18.2 %), nobusyg 25 (45.5 %), nobusyq 5 (9.1 %), pinned 5
+	# (9.1 %), failed 10 (18.2 %); ratio 962 > 850. The gate's mc: 110.0 11.0
+	# 5.5, 0.100 0.500, of 5.5/s 1, 1.5, 0.5, 0.5, 2: 18.2 27.3 9.1 9.1 36.4;
+	# its pkg, 100 visits in 20 s: 5.0/s (v7.3's 10.0 in 10 s: each run's own
+	# length). The waker: 5 and 10 migrations per 1000 of 1000 and 1200
+	# completions/s -> 5 and 12/s, 8.50; CPU 2.0 and 3.0 us -> 2.5000.
+	counters() { "$top/bench/counters.py" "$@"; }
+	# row FILE ROW: a line of the table, its spaces squeezed
+	row() { tr -s ' ' <"$1" | sed 's/^ //' | grep -qxF -- "$2"; }
+	counters "$top/tests/fixtures/counters.csv" >"$scratch/cnt.txt"
+	t_check "counters: v7.3's mc, rates per second, ratios and the split of the attempts that pulled nothing" \
+		row "$scratch/cnt.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850"
+	t_check "counters: the gate's mc" row "$scratch/cnt.txt" "gate mc 110.0 11.0 5.5 0.100 0.500 | 18.2 27.3 9.1 9.1 36.4 | 150>80"
+	t_check "counters: the gate's pkg over its own 20 s (5.0/s; v7.3's 10.0 over 10 s)" \
+		eval 'row "$scratch/cnt.txt" "gate pkg 5.0 5.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024" &&
+			row "$scratch/cnt.txt" "v7.3 pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024"'
+	t_check "counters: the waker's completions, migrations per second and CPU time per completion" \
+		eval 'row "$scratch/cnt.txt" "v7.3 1100.0 8.50 2.5000" && row "$scratch/cnt.txt" "gate 2000.0 3.00 1.2500"'
+	t_check "counters: the header says the rates are per second of counted_s" \
+		grep -qF 'futex8: newidle balance per level, the mean of 2 run(s) per condition; counts per second of a run (counted_s)' "$scratch/cnt.txt"
+	grep -v ',counted_s,' "$top/tests/fixtures/counters.csv" >"$scratch/nolen.csv"
+	counters "$scratch/nolen.csv" >"$scratch/nolen.txt"
+	t_check "counters: without a run length, totals per run, and the header says so" \
+		eval 'grep -q "TOTALS PER RUN: the run length is unknown" "$scratch/nolen.txt" &&
+			row "$scratch/nolen.txt" "v7.3 mc 1100.0 900.0 350.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850"'
+	counters "$scratch/nolen.csv" --seconds 10 >"$scratch/sec.txt"
+	t_check "counters: --seconds N gives the rates where the runs have no counted_s" \
+		eval 'row "$scratch/sec.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850" &&
+			row "$scratch/sec.txt" "gate pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024"'
+	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$top/tests/fixtures/counters.csv" >"$scratch/cnotel.csv"
+	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
+	t_check "counters: a kernel without the telemetry: no visits, no pinned, said" \
+		eval 'row "$scratch/cnotel.txt" "v7.3 mc - 90.0 35.0 - 0.389 | 20.0 50.0 10.0 - 20.0 | -" &&
+			grep -q "its all-pinned attempts are in balanced" "$scratch/cnotel.txt"'
+	rc=0
+	counters "$scratch/missing.csv" 2>"$scratch/cnt.err" || rc=$?
+	t_check "counters: a missing CSV is exit 2, said" eval 'test "$rc" = 2 && grep -q "is empty or missing" "$scratch/cnt.err"'
+	rc=0
+	counters "$scratch/noboot.csv" 2>"$scratch/cnt.err" || rc=$?
+	t_check "counters: a CSV of another layout is exit 2, naming the layout" \
+		eval 'test "$rc" = 2 && grep -q "its header is not workload,condition,run,metric,value,boot" "$scratch/cnt.err"'
+	{ cat "$top/tests/fixtures/counters.csv"; echo "futex8,gate,1,dom_mc_visits,many,2"; } >"$scratch/badv.csv"
+	rc=0
+	counters "$scratch/badv.csv" 2>"$scratch/cnt.err" || rc=$?
+	t_check "counters: a value that is not a number is exit 2, naming its line" \
+		eval 'test "$rc" = 2 && grep -q "line 118: not workload" "$scratch/cnt.err"'
+
 	# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
 	plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/bench.sh" kernels 2>/dev/null; }
 	BENCH_SEED=42 plan >"$scratch/p1.txt"

@@ -49,8 +49,8 @@ if [ ${#series[@]} -gt 0 ]; then
 	git -C "$t" am -q --committer-date-is-author-date "${series[@]}" ||
 		{ git -C "$t" am --abort >/dev/null 2>&1 || true; die "${series[*]##*/} do not apply on $ref"; }
 fi
-# its first hunk has no leading context (the lines above it differ between
-# v7.3 and the series): GNU patch, without fuzz
+# its hunk at update_newidle_stats() has no leading context (the lines above
+# it differ between v7.3 and the series): GNU patch, without fuzz
 patch -s -p1 -F0 -d "$t" <"$tel" || die "lab/data/telemetry.patch does not apply to $variant"
 git -C "$t" commit -q -a -m "lab: newidle telemetry for the bench (lab/data/telemetry.patch)"
 write_to "$state" printf '%s\n%s\n' "$want" "$(git -C "$t" rev-parse HEAD)"

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench/counters.py: the counters that explain a benchmark run, as a table.
+
+Reads a CSV of bench/aba.sh -S (workload,condition,run,metric,value,boot)
+and prints, for each workload, a line per condition and sched-domain level:
+the newidle visits (the lab's telemetry), attempts and pulls per second, the
+attempts per visit and the pulls per attempt, how the attempts that pulled
+nothing ended, in % of them (balanced: should_we_balance said no or the
+domain was being balanced elsewhere; nobusyg, nobusyq: no busiest group or
+queue; pinned: every task pinned, the telemetry's; failed: a busiest queue
+found, nothing moved), and the ratio at the start and the end of a run; then
+futexbench's waker, where the CSV has it: its migrations per second and CPU
+time per completion. Every figure is the mean over the condition's runs (a
+ratio: of the means). A run's length is its counted_s (aba.sh -S), else
+--seconds; without either the counts are totals per run, and the header
+says so.
+Usage: bench/counters.py CSV [--seconds N]
+"""
+import argparse
+import csv
+import os
+import sys
+from statistics import mean
+
+COLS = ["workload", "condition", "run", "metric", "value", "boot"]
+# the levels in the order the kernel stacks them; others after, by name
+ORDER = ["smt", "cls", "mc", "pkg", "node", "numa"]
+# how an attempt that moved nothing ended (bench/aba.sh's classes)
+SPLIT = ["balanced", "nobusyg", "nobusyq", "pinned", "failed"]
+
+
+def die(msg):
+    print("counters: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path):
+    """{workload: {condition: {(boot, run): {metric: value}}}}, in file order."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        die("%s is empty or missing" % path)
+    data = {}
+    with open(path, newline="") as f:
+        rd = csv.reader(f)
+        if next(rd, None) != COLS:
+            die("%s: its header is not %s" % (path, ",".join(COLS)))
+        for n, row in enumerate(rd, 2):
+            try:
+                w, c, r, m, v, b = row
+                v = float(v)
+            except ValueError:
+                die("%s line %d: not workload,condition,run,metric,value,boot: %s" % (path, n, ",".join(row)))
+            data.setdefault(w, {}).setdefault(c, {}).setdefault((b, r), {})[m] = v
+    if not data:
+        die("%s has no measurements" % path)
+    return data
+
+
+def levels(runs):
+    """The levels that the runs' dom_LEVEL_WHAT metrics name, kernel order first."""
+    found = {m[4:].rsplit("_", 1)[0] for x in runs.values() for m in x if m.startswith("dom_") and m.count("_") >= 2}
+    return sorted(found, key=lambda l: (ORDER.index(l) if l in ORDER else len(ORDER), l))
+
+
+def avg(runs, metric, per=None):
+    """The mean over the runs that have METRIC, each divided by its length per(run)."""
+    vs = [x[metric] / (per(x) if per else 1.0) for x in runs.values() if metric in x]
+    return mean(vs) if vs else None
+
+
+def fmt(v, f="%.1f"):
+    return "-" if v is None else f % v
+
+
+def main():
+    ap = argparse.ArgumentParser(description="the counters of bench/aba.sh -S, as a table")
+    ap.add_argument("csv")
+    ap.add_argument("--seconds", type=float, help="a run's length where it has no counted_s")
+    o = ap.parse_args()
+    if o.seconds is not None and o.seconds <= 0:
+        die("--seconds takes a positive number")
+    data = load(o.csv)
+    lines = []
+    for wl, conds in data.items():
+        allruns = [x for runs in conds.values() for x in runs.values()]
+        if not any(m.startswith("dom_") for x in allruns for m in x):
+            lines += ["%s: no per-level counters in %s (bench/aba.sh -S)" % (wl, o.csv), ""]
+            continue
+        # rates where every run has a length, else totals per run
+        timed = all("counted_s" in x and x["counted_s"] > 0 or o.seconds for x in allruns)
+        per = (lambda x: x["counted_s"] if x.get("counted_s", 0) > 0 else o.seconds) if timed else None
+        unit = "/s" if timed else "/run"
+        nruns = sorted({len(r) for r in conds.values()})
+        lines.append("%s: newidle balance per level, the mean of %s run(s) per condition; %s" % (
+            wl, "%d" % nruns[0] if len(nruns) == 1 else "%d-%d" % (nruns[0], nruns[-1]),
+            ("counts per second of a run (counted_s, else --seconds %g)" % o.seconds if o.seconds else
+             "counts per second of a run (counted_s)") if timed else
+            "TOTALS PER RUN: the run length is unknown (no counted_s; give --seconds N for rates)"))
+        lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %-44s | %s" % (
+            "", "", "visits" + unit, "attempts" + unit, "pulls" + unit, "att/vis", "pul/att",
+            "ended without a pull, % of those:", "ratio"))
+        lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %8s %8s %8s %8s %8s | %s" % (
+            "condition", "level", "", "", "", "", "", "balanced", "nobusyg", "nobusyq", "pinned", "failed",
+            "start>end"))
+        for c, runs in conds.items():
+            for lvl in levels(runs):
+                g = lambda what, p=per: avg(runs, "dom_%s_%s" % (lvl, what), p)  # noqa: E731
+                vis, att, pul = g("visits"), g("attempts"), g("pulls")
+                # the ratios of the means; the split of what the classes hold, which
+                # is every attempt that did not pull (in schedstat's reading)
+                cls = {k: g(k) for k in SPLIT}
+                nopull = sum(v for v in cls.values() if v is not None)
+                pct = {k: (100.0 * v / nopull if nopull else 0.0) if v is not None else None for k, v in cls.items()}
+                r0, r1 = g("ratio0", None), g("ratio1", None)
+                lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %8s %8s %8s %8s %8s | %s" % (
+                    c[:12], lvl, fmt(vis), fmt(att), fmt(pul),
+                    fmt(att / vis if att is not None and vis else None, "%.3f"),
+                    fmt(pul / att if pul is not None and att else None, "%.3f"),
+                    *(fmt(pct[k]) for k in SPLIT),
+                    "%.0f>%.0f" % (r0, r1) if r0 is not None and r1 is not None else "-"))
+        lines.append("  att/vis, pul/att: of the means; the %: of the attempts that pulled nothing,"
+                     " by how they ended (bench/aba.sh -S)")
+        if not any(m.startswith("dom_") and m.endswith("_pinned") for x in allruns for m in x):
+            lines.append("  pinned: '-' where the kernel has no telemetry of it: its all-pinned attempts"
+                         " are in balanced")
+        # futexbench's waker: migrations per 1000 completions times completions per second
+        waker = [(c, runs) for c, runs in conds.items()
+                 if any("main_migrations_per_1k" in x or "main_cpu_us_per_completion" in x for x in runs.values())]
+        if waker:
+            lines.append("  the waker (futexbench's main thread), the mean of the runs:")
+            lines.append("  %-12s %14s %14s %18s" % ("condition", "completions/s", "migrations/s", "cpu_us/completion"))
+            for c, runs in waker:
+                mig = [x["main_migrations_per_1k"] * x["completions_per_s"] / 1000.0 for x in runs.values()
+                       if "main_migrations_per_1k" in x and "completions_per_s" in x]
+                lines.append("  %-12s %14s %14s %18s" % (
+                    c[:12], fmt(avg(runs, "completions_per_s")), fmt(mean(mig) if mig else None, "%.2f"),
+                    fmt(avg(runs, "main_cpu_us_per_completion"), "%.4f")))
+        lines.append("")
+    print("\n".join(lines).rstrip("\n"))
+
+
+if __name__ == "__main__":
+    main()
