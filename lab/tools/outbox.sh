@@ -2,6 +2,8 @@
 # 'make outbox': the series as mails, one directory per set of
 # lab/data/letters/sets (out/outbox/NAME for a new series, NAME-vN for round N),
 # each with its cover letter from lab/data/letters/NAME.txt. It never sends.
+# The experimental set (patches/experiment, numbered after patches/series)
+# is a set too, always an [RFC PATCH]: it is for testing, not for merging.
 #
 # The mails are made with git: the series is applied in a scratch worktree,
 # each commit's author reset to the sender and its Signed-off-by: the
@@ -59,11 +61,17 @@ new=$dir/.new
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sets=$(grep -v -e '^#' -e '^[[:space:]]*$' "$letters/sets")
-n=$(series_list | grep -c .)
+# every patch the sets number: the series, then the experimental set
+all_patches() {
+	local p
+	for p in $(series_list); do echo "$PATCHES/$p"; done
+	for p in $(experiment_list); do echo "$EXPERIMENT/$p"; done
+}
+n=$(all_patches | grep -c .)
 while read -r set first last dep; do
 	[ -f "$letters/$set.txt" ] || die "lab/data/letters/sets names '$set', which has no lab/data/letters/$set.txt"
 	[ "$first" -ge 1 ] && [ "$last" -ge "$first" ] && [ "$last" -le "$n" ] ||
-		die "lab/data/letters/sets: $set's patches $first..$last are not within the $n of patches/series"
+		die "lab/data/letters/sets: $set's patches $first..$last are not within the $n of patches/series and $EXPERIMENT/series"
 done <<<"$sets"
 
 # the model must still build against the tree (make check runs its checks)
@@ -97,7 +105,7 @@ fi
 # author the sender, its sign-off the sender's
 say "the series as the sender's commits (git commit --reset-author, git interpret-trailers)"
 # shellcheck disable=SC2046
-w=$(am_series outbox "$tmp/am.log" $(for p in $(series_list); do echo "$PATCHES/$p"; done)) ||
+w=$(am_series outbox "$tmp/am.log" $(all_patches)) ||
 	{ cat "$tmp/am.log" >&2; die "the series does not apply (above)"; }
 cat >"$tmp/sign.sh" <<'SH'
 #!/bin/bash
@@ -139,8 +147,10 @@ while read -r set first last dep; do
 		case $line in '#'* | '') continue ;; esac
 		cc+=(--cc="$line")
 	done <"$letters/cc"
+	r=("${rfc[@]}")
+	[ "$last" -le "$(series_list | grep -c .)" ] || r=(--rfc)
 	git -C "$w" -c user.name="$name" -c user.email="$email" format-patch -q ${v:+-v"$v"} \
-		"${rfc[@]}" --cover-letter --thread=shallow --base="$BASE_TAG" "${to[@]}" "${cc[@]}" \
+		${r[@]+"${r[@]}"} --cover-letter --thread=shallow --base="$BASE_TAG" "${to[@]}" "${cc[@]}" \
 		-o "$out" "$range"
 	cover=$(ls "$out"/*0000-cover-letter.patch)
 	emu=$letters/emulated-$set.txt
@@ -195,7 +205,9 @@ fi
 # shellcheck disable=SC2046
 if [ -d "$prev" ] && mails "$prev" >/dev/null 2>&1 && w2=$(am_series am "$tmp/am.log" $(mails "$prev")); then
 	echo "  range-diff against the previous outbox:"
-	git -C "$LINUX" range-diff --no-color "$BASE_TAG..$(git -C "$w2" rev-parse HEAD)" "$BASE_TAG..patched" |
+	tip=patched
+	[ -z "$(experiment_list)" ] || tip=experiment
+	git -C "$LINUX" range-diff --no-color "$BASE_TAG..$(git -C "$w2" rev-parse HEAD)" "$BASE_TAG..$tip" |
 		sed 's/^/    /'
 fi
 

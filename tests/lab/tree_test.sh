@@ -54,8 +54,12 @@ me env OUTBOX_BENCH="$scratch/emulated.txt" lab/tools/outbox.sh >"$scratch/outbo
 t_check "outbox: with a report from emulation it is written ($rc)" test "$rc" = 0
 fixes=$scratch/outbox/fixes gate=$scratch/outbox/gate
 cover=$(ls "$gate"/0000-cover-letter.patch 2>/dev/null || echo none)
-t_check "outbox: two sets, the fixes (3 mails and a letter) and the gate (5 and a letter)" \
-	test "$(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l)" = "4 6"
+exp=$scratch/outbox/experiment
+t_check "outbox: three sets, the fixes (3 mails and a letter), the gate (5 and a letter), the experiment (1 and a letter)" \
+	test "$(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l) $(ls "$exp"/*.patch 2>/dev/null | wc -l)" = "4 6 2"
+t_check "outbox: the experimental set is an RFC for testing, on top of the gate's" \
+	eval 'grep -q "^Subject: \[RFC PATCH 0/1\] .*for testing" "$exp/0000-cover-letter.patch" &&
+		test "$(grep -c "^prerequisite-patch-id: " "$exp/0000-cover-letter.patch")" = 8'
 t_check "outbox: each set numbers its own patches" \
 	eval 'grep -q "^Subject: \[RFC PATCH 1/3\] sched/fair: Fix the off-by-one" "$fixes"/0001-*.patch &&
 		grep -q "^Subject: \[RFC PATCH 1/5\] sched/fair: Add a deterministic" "$gate"/0001-*.patch'
@@ -71,7 +75,7 @@ t_check "outbox: the emulated report is not in the cover letter" eval '! grep -q
 t_check "outbox: the letter says there is no report from hardware" grep -q 'no benchmark report from hardware' "$cover"
 t_check "outbox: every From: is the sender" eval '! grep -h "^From: " "$scratch"/outbox/*/*.patch | grep -v -q "From: Ada Tester <ada.tester@mail.kernel-lab.org>"'
 t_check "outbox: every patch is signed off by the sender, once" \
-	test "$(grep -c '^Signed-off-by: Ada Tester <ada.tester@mail.kernel-lab.org>' "$scratch"/outbox/*/00[0-9][1-9]-*.patch | awk -F: '{ s += $2 } END { print s }')" = "$(series_list | wc -l)"
+	test "$(grep -c '^Signed-off-by: Ada Tester <ada.tester@mail.kernel-lab.org>' "$scratch"/outbox/*/00[0-9][1-9]-*.patch | awk -F: '{ s += $2 } END { print s }')" = "$(( $(series_list | wc -l) + $(experiment_list | wc -l) ))"
 t_check "outbox: the placeholder identity is gone from the mails" eval '! grep -q -F -e "${pmail%>}" -e "$pname" "$scratch"/outbox/*/*.patch'
 t_check "outbox: the base is named as Debian's import of v7.3.4" \
 	grep -q '^Base: v7.3.4 as Debian.s linux-source-7.3 7.3.4-1~bpo13+1 imports it' "$cover"
@@ -111,6 +115,7 @@ sed '/emulated/d' "$scratch/emulated.txt" >"$scratch/hardware.txt"
 me env OUTBOX_BENCH="$scratch/hardware.txt" lab/tools/outbox.sh >"$scratch/outbox.log" 2>&1 || true
 t_check "negative control: a report from hardware is pasted" grep -q 424242 "$gate"/0000-cover-letter.patch
 t_check "outbox: with figures from hardware, a [PATCH], not an RFC" grep -q '^Subject: \[PATCH 0/5\]' "$gate"/0000-cover-letter.patch
+t_check "outbox: and the experimental set still an RFC" grep -q '^Subject: \[RFC PATCH 0/1\]' "$exp"/0000-cover-letter.patch
 t_check "outbox: the earlier one became the previous outbox" test -d "$scratch/outbox/previous/gate"
 t_check "outbox: out/outbox was not touched" eval '! grep -qs 424242 "$OUT"/outbox/*/*0000-cover-letter.patch'
 
