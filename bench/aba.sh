@@ -9,7 +9,7 @@
 #
 # Usage: bench/aba.sh [-w WORKLOAD] [-k RUNS] [-s SECONDS] [-t THREADS]
 #                     [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
-#                     [-i MS] [-u SECONDS] [-x RUNS] [-C OFFSET] [-b BOOT] [-D] [-S]
+#                     [-i MS] [-u SECONDS] [-x RUNS] [-C OFFSET] [-b BOOT] [-D] [-S] [-n]
 #   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
 #   -c NAME      no toggling: K runs as they are, labelled NAME
 #   -x RUNS      warm-up runs first (default 0), each condition's: measured
@@ -24,6 +24,8 @@
 #                (after the warm-up of -u SECONDS, default 1)
 #   -D           rebuild the sched domains before each run (a cpuset
 #                partition switched root -> member)
+#   -n           check only: the arguments, the files and the workload's
+#                programs, then exit 0; nothing is run or changed
 #   -S           per-run counters, as more metrics (schedstats switched on
 #                for the whole run, /proc/sys/kernel/sched_schedstats):
 #                ni_lb_count and ni_lb_gained (newidle balance attempts and
@@ -75,13 +77,13 @@ TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
 SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat}
 SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
 wl=futex runs=5 secs=10 threads=8 wake=4 feature=NI_RANDOM csv_out=/dev/stdout only="" interval=0 warm=1 rebuild="" sst=""
-warmups=0 offset=0 boot=1
-while getopts w:k:s:t:W:f:o:c:i:u:x:C:b:DS opt; do
+warmups=0 offset=0 boot=1 check=""
+while getopts w:k:s:t:W:f:o:c:i:u:x:C:b:DSn opt; do
 	case $opt in
 	w) wl=$OPTARG ;; k) runs=$OPTARG ;; s) secs=$OPTARG ;; t) threads=$OPTARG ;;
 	W) wake=$OPTARG ;; f) feature=$OPTARG ;; o) csv_out=$OPTARG ;; c) only=$OPTARG ;;
 	i) interval=$OPTARG ;; u) warm=$OPTARG ;; x) warmups=$OPTARG ;; C) offset=$OPTARG ;;
-	b) boot=$OPTARG ;; D) rebuild=1 ;; S) sst=1 ;;
+	b) boot=$OPTARG ;; D) rebuild=1 ;; S) sst=1 ;; n) check=1 ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
 done
@@ -135,6 +137,7 @@ tbench)
 	[ -f $loadfile ] || die "no $loadfile (Debian: dbench)"
 	;;
 esac
+[ -z "$check" ] || exit 0
 
 # the knobs' helpers: lab/guest/sched.sh (/lab/sched.sh in the lab's guest)
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
@@ -151,7 +154,7 @@ if [ -n "$sst" ]; then
 	echo 1 >"$SST"
 fi
 restore() {
-	echo "$orig" >"$FEAT"
+	set_feat "$orig" || echo "aba: could not put $feature back to $orig" >&2
 	[ -z "$sst_orig" ] || echo "$sst_orig" >"$SST"
 	[ -z "$srv" ] || kill "$srv" 2>/dev/null || true
 }
