@@ -8,7 +8,8 @@ base=$(dpkg-deb -f "$1" Package)
 gate=$(dpkg-deb -f "$2" Package)
 f=/sys/kernel/debug/sched/features
 # the times bench/bare-metal.sh computes from its defaults
-bm() { env -u RUNS -u SECONDS_PER_RUN -u FEATURES -u WORKLOADS "$LAB_TOP/bench/bare-metal.sh" --time "$@"; }
+# (bm full, bm quick: its line of --time)
+bm() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH "$LAB_TOP/bench/bare-metal.sh" --time | sed -n "s/^$1: //p"; }
 cat <<EOF
 
 Tester checklist
@@ -28,10 +29,11 @@ Tester checklist
 4. Benchmark on each, from the lab's checkout, on an otherwise idle machine
    (the report needs python3-scipy: sudo apt install python3-scipy):
      sudo bench/bare-metal.sh            the full run, the one to report:
-         $(bm)
+         $(bm full)
      sudo bench/bare-metal.sh --quick    a first look:
-         $(bm --quick)
-   On the baseline, which has no NI_GATE, each takes half of that.
+         $(bm quick)
+   On the baseline, which has neither NI_GATE nor NI_FOUND, each takes a
+   third of that (only the norandom comparison runs).
 5. Report back: reply to the series' thread on LKML (reply-all, plain text,
    inline) with each kernel's report.txt (newidle-bench-*/report.txt), the
    uname -r of each, and the machine (lscpu: model, sockets, cores, threads).
