@@ -66,9 +66,10 @@
 #   tbench1, tbench8, tbench16, tbench32: tbench at the client counts of
 #          the Zen 3 review mail (-t is ignored)
 # CSV columns: workload,condition,run,metric,value,boot (bench/stats.py's)
-# ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY: the
-# files it reads and writes (the tests' stand-ins; by default the sched
-# features file, /proc/schedstat, the schedstats sysctl and the telemetry).
+# ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY,
+# ABA_TBENCH_LOADFILE: the files it reads and writes (the tests' stand-ins;
+# by default the sched features file, /proc/schedstat, the schedstats
+# sysctl, the telemetry and dbench's /usr/share/dbench/client.txt).
 # A run whose workload fails or reports no figures stops the whole A/B/A
 # with its output: no measurement is lost silently.
 set -eu
@@ -133,8 +134,8 @@ stress) command -v stress-ng >/dev/null || die "stress-ng not found (Debian: str
 perf*) command -v perf >/dev/null || die "perf not found (Debian: linux-perf; in the lab's guest: LAB_HOST_PROGS)" ;;
 tbench)
 	command -v tbench >/dev/null && command -v tbench_srv >/dev/null || die "tbench not found (Debian: dbench)"
-	loadfile=/usr/share/dbench/client.txt
-	[ -f $loadfile ] || die "no $loadfile (Debian: dbench)"
+	loadfile=${ABA_TBENCH_LOADFILE:-/usr/share/dbench/client.txt}
+	[ -f "$loadfile" ] || die "no $loadfile (Debian: dbench)"
 	;;
 esac
 [ -z "$check" ] || exit 0
