@@ -212,8 +212,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "msgbench: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	if (nr_msgs * nr_workers > 65536) {
-		fprintf(stderr, "msgbench: -m x -t is %d, more than 65536 workers\n", nr_msgs * nr_workers);
+	/* each worker has its histogram, 15 KiB: at most 16384 of them, 240 MiB */
+	if (nr_msgs * nr_workers > 16384) {
+		fprintf(stderr, "msgbench: -m x -t is %d, more than 16384 workers\n", nr_msgs * nr_workers);
 		return 2;
 	}
 	workers = aligned_alloc(64, sizeof(*workers) * nr_msgs * nr_workers);
