@@ -119,7 +119,9 @@ msgs=4 msgt=$(( $(nproc 2>/dev/null || grep -c ^processor /proc/cpuinfo) * 2 / 4
 [ "$msgt" -ge 1 ] || msgt=1
 case $wl in futex) prog=futexbench ;; msg) prog=msgbench ;; *) prog="" ;; esac
 if [ -n "$prog" ] && ! command -v $prog >/dev/null && [ -f "$here/$prog.c" ]; then
-	# on bare metal: build it from the source next to this script
+	# on bare metal: build it from the source next to this script (-n: the
+	# source is enough)
+	[ -z "$check" ] || exit 0
 	"$here/build-futexbench.sh" "$here/bin/$prog" ||
 		die "cannot build $here/$prog.c (a C compiler is needed)"
 	PATH=$here/bin:$PATH
