@@ -9,7 +9,7 @@
 #
 # Usage: bench/aba.sh [-w WORKLOAD] [-k RUNS] [-s SECONDS] [-t THREADS]
 #                     [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
-#                     [-i MS] [-u SECONDS] [-x RUNS] [-C OFFSET] [-b BOOT] [-D] [-S]
+#                     [-i MS] [-u SECONDS] [-x RUNS] [-C OFFSET] [-b BOOT] [-D] [-S] [-n]
 #   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
 #   -c NAME      no toggling: K runs as they are, labelled NAME
 #   -x RUNS      warm-up runs first (default 0), each condition's: measured
@@ -24,6 +24,8 @@
 #                (after the warm-up of -u SECONDS, default 1)
 #   -D           rebuild the sched domains before each run (a cpuset
 #                partition switched root -> member)
+#   -n           check only: the arguments, the files and the workload's
+#                programs, then exit 0; nothing is run or changed
 #   -S           per-run counters, as more metrics (schedstats switched on
 #                for the whole run, /proc/sys/kernel/sched_schedstats; a
 #                /proc/schedstat of a version other than 17 is refused):
@@ -56,16 +58,31 @@
 #   sembench8, sembench815: sembench-ng itself (-o 2) at those conditions,
 #          where a 'sembench' binary is on PATH (bench/bare-metal.sh, or
 #          the lab's guest with LAB_GUEST_BINS); burns_per_s as it prints it
+#   msg:   msgbench -m 4 -t T -r SECONDS (bench/msgbench.c, the lab's own
+#          message/worker load; rps, lat_p50_us, lat_p90_us, lat_p99_us,
+#          msg_cpu_s, msg_cpu_us_per_req)
+#   schbench: schbench -L -m 4 -M auto -t T -n 0 -r SECONDS -s 0, Chris
+#          Mason's command of the schbench regression thread with -t and -r
+#          scaled, where a 'schbench' binary is on PATH; rps from its
+#          "average rps: N" line (or else the last "rps: N" or "rps=N")
+#          For both, T = 2 x CPUs / 4 (at least 1), -t is ignored: the thread
+#          gives -t 256 but not the CPU count of the machine it ran on, so
+#          the workers are scaled to twice the CPUs (M x T = 2 x CPUs, nproc)
+#          rather than copied: every CPU has workers going idle and coming
+#          back, more than it can run at once.
 #   hackbench: hackbench -g THREADS -l 100*SECONDS (groups; rt-tests)
 #   stress: stress-ng --futex THREADS -t SECONDS --metrics-brief
 #   perfmsg: perf bench sched messaging -g THREADS -l 100*SECONDS (seconds)
 #   perfpipe: perf bench sched pipe -l 10000*SECONDS (usecs_per_op; linux-perf)
 #   tbench: tbench_srv on loopback, tbench -t SECONDS THREADS clients
 #          (mb_per_s; Debian's dbench)
+#   tbench1, tbench8, tbench16, tbench32: tbench at the client counts of
+#          the Zen 3 review mail (-t is ignored)
 # CSV columns: workload,condition,run,metric,value,boot (bench/stats.py's)
-# ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY: the
-# files it reads and writes (the tests' stand-ins; by default the sched
-# features file, /proc/schedstat, the schedstats sysctl and the telemetry).
+# ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY,
+# ABA_TBENCH_LOADFILE: the files it reads and writes (the tests' stand-ins;
+# by default the sched features file, /proc/schedstat, the schedstats
+# sysctl, the telemetry and dbench's /usr/share/dbench/client.txt).
 # A run whose workload fails or reports no figures stops the whole A/B/A
 # with its output: no measurement is lost silently.
 set -eu
@@ -74,13 +91,13 @@ TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
 SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat}
 SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
 wl=futex runs=5 secs=10 threads=8 wake=4 feature=NI_RANDOM csv_out=/dev/stdout only="" interval=0 warm=1 rebuild="" sst=""
-warmups=0 offset=0 boot=1
-while getopts w:k:s:t:W:f:o:c:i:u:x:C:b:DS opt; do
+warmups=0 offset=0 boot=1 check=""
+while getopts w:k:s:t:W:f:o:c:i:u:x:C:b:DSn opt; do
 	case $opt in
 	w) wl=$OPTARG ;; k) runs=$OPTARG ;; s) secs=$OPTARG ;; t) threads=$OPTARG ;;
 	W) wake=$OPTARG ;; f) feature=$OPTARG ;; o) csv_out=$OPTARG ;; c) only=$OPTARG ;;
 	i) interval=$OPTARG ;; u) warm=$OPTARG ;; x) warmups=$OPTARG ;; C) offset=$OPTARG ;;
-	b) boot=$OPTARG ;; D) rebuild=1 ;; S) sst=1 ;;
+	b) boot=$OPTARG ;; D) rebuild=1 ;; S) sst=1 ;; n) check=1 ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
 done
@@ -88,12 +105,13 @@ die() { echo "aba: $*" >&2; exit 1; }
 # the arguments first: bad ones are refused before anything is touched
 label=$wl
 case $wl in
-futex|hackbench|stress|perfmsg|perfpipe|tbench) ;;
+futex|hackbench|stress|perfmsg|perfpipe|tbench|msg|schbench) ;;
+tbench1|tbench8|tbench16|tbench32) threads=${wl#tbench} wl=tbench ;;
 futex8) wl=futex threads=8 wake=4 ;;
 futex815) wl=futex threads=815 wake=101 ;;
 sembench8) wl=sembench threads=8 wake=4 ;;
 sembench815) wl=sembench threads=815 wake=101 ;;
-*) die "unknown workload '$wl' (futex, futex8, futex815, sembench8, sembench815, hackbench, stress, perfmsg, perfpipe, tbench)" ;;
+*) die "unknown workload '$wl' (futex, futex8, futex815, sembench8, sembench815, msg, schbench, hackbench, stress, perfmsg, perfpipe, tbench, tbench1, tbench8, tbench16, tbench32)" ;;
 esac
 for n in "$runs" "$secs" "$threads" "$wake" "$boot"; do
 	case $n in ''|*[!0-9]*|0) die "-k, -s, -t, -W and -b take positive numbers" ;; esac
@@ -108,24 +126,34 @@ fi
 [ -e "$FEAT" ] || die "no $FEAT: mount debugfs (a kernel with CONFIG_SCHED_DEBUG and DEBUG_FS)"
 [ -w "$FEAT" ] || die "cannot write $FEAT: run as root"
 here=$(cd "$(dirname "$0")" && pwd)
-if [ "$wl" = futex ] && ! command -v futexbench >/dev/null && [ -f "$here/futexbench.c" ]; then
-	# on bare metal: build it from the source next to this script
-	"$here/build-futexbench.sh" "$here/bin/futexbench" ||
-		die "cannot build $here/futexbench.c (a C compiler is needed)"
+# msg and schbench: 4 message threads, the workers scaled to the machine
+# (the head comment says why)
+msgs=4 msgt=$(( $(nproc 2>/dev/null || grep -c ^processor /proc/cpuinfo) * 2 / 4 ))
+[ "$msgt" -ge 1 ] || msgt=1
+case $wl in futex) prog=futexbench ;; msg) prog=msgbench ;; *) prog="" ;; esac
+if [ -n "$prog" ] && ! command -v $prog >/dev/null && [ -f "$here/$prog.c" ]; then
+	# on bare metal: build it from the source next to this script (-n: the
+	# source is enough)
+	[ -z "$check" ] || exit 0
+	"$here/build-futexbench.sh" "$here/bin/$prog" ||
+		die "cannot build $here/$prog.c (a C compiler is needed)"
 	PATH=$here/bin:$PATH
 fi
 case $wl in
 futex) command -v futexbench >/dev/null || die "futexbench not found (bench/futexbench.c)" ;;
+msg) command -v msgbench >/dev/null || die "msgbench not found (bench/msgbench.c)" ;;
+schbench) command -v schbench >/dev/null || die "schbench not found (give bench/bare-metal.sh SCHBENCH=path, or put it on PATH)" ;;
 sembench) command -v sembench >/dev/null || die "sembench not found (sembench-ng; bench/bare-metal.sh fetches it)" ;;
 hackbench) command -v hackbench >/dev/null || die "hackbench not found (Debian: rt-tests)" ;;
 stress) command -v stress-ng >/dev/null || die "stress-ng not found (Debian: stress-ng)" ;;
 perf*) command -v perf >/dev/null || die "perf not found (Debian: linux-perf; in the lab's guest: LAB_HOST_PROGS)" ;;
 tbench)
 	command -v tbench >/dev/null && command -v tbench_srv >/dev/null || die "tbench not found (Debian: dbench)"
-	loadfile=/usr/share/dbench/client.txt
-	[ -f $loadfile ] || die "no $loadfile (Debian: dbench)"
+	loadfile=${ABA_TBENCH_LOADFILE:-/usr/share/dbench/client.txt}
+	[ -f "$loadfile" ] || die "no $loadfile (Debian: dbench)"
 	;;
 esac
+[ -z "$check" ] || exit 0
 
 # the knobs' helpers: lab/guest/sched.sh (/lab/sched.sh in the lab's guest)
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
@@ -142,7 +170,7 @@ if [ -n "$sst" ]; then
 	echo 1 >"$SST"
 fi
 restore() {
-	echo "$orig" >"$FEAT"
+	set_feat "$orig" || echo "aba: could not put $feature back to $orig" >&2
 	[ -z "$sst_orig" ] || echo "$sst_orig" >"$SST"
 	[ -z "$srv" ] || kill "$srv" 2>/dev/null || true
 }
@@ -159,6 +187,8 @@ workload() {
 			futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset" -i "$interval"
 		fi ;;
 	sembench) sembench -r "$secs" -o 2 -t "$threads" -w "$wake" ;;
+	msg) msgbench -m "$msgs" -t "$msgt" -r "$secs" ;;
+	schbench) schbench -L -m "$msgs" -M auto -t "$msgt" -n 0 -r "$secs" -s 0 ;;
 	hackbench) hackbench -g "$threads" -l $((secs * 100)) ;;
 	stress) stress-ng --futex "$threads" -t "$secs" --metrics-brief ;;
 	perfmsg) perf bench sched messaging -g "$threads" -l $((secs * 100)) ;;
@@ -182,6 +212,16 @@ figures() {
 			END { if (st > 0) printf "steady_per_s %.1f\n", sc * 1000 / st }' "$tmp/fout"
 		;;
 	sembench) sed -n 's/^run time [0-9]* seconds \([0-9]*\) worker burns per second.*/burns_per_s \1/p' ;;
+	msg)
+		tr ' ' '\n' | sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
+			grep -v -e '^m ' -e '^t ' -e '^work_us ' -e '^seconds ' || true ;;
+	schbench)
+		# "average rps: N" (schbench's last line); else the last line that
+		# has "rps" and a number after it, whatever its case and spacing
+		awk '{ l = tolower($0) }
+			match(l, /rps[:= \t]*[0-9][0-9.]*/) { v = substr(l, RSTART, RLENGTH); sub(/^rps[:= \t]*/, "", v)
+				if (l ~ /average rps/) a = v; else r = v }
+			END { v = a != "" ? a : r; if (v != "") print "rps", v }' ;;
 	hackbench) sed -n 's/^Time: *\([0-9.]*\).*/seconds \1/p' ;;
 	stress) awk '$4 == "futex" && $5 ~ /^[0-9]/ { print "bogo_ops_per_s", $9 }' ;;
 	perfmsg) sed -n 's/^ *Total time: *\([0-9.]*\) \[sec\].*/seconds \1/p' ;;
@@ -285,6 +325,7 @@ measure() {
 	figures <"$tmp/out" >"$tmp/fig"
 	if [ ! -s "$tmp/fig" ]; then
 		sed 's/^/  /' "$tmp/out" >&2
+		[ "$wl" != schbench ] || die "run $2, condition $1: schbench printed no rps figure (no \"average rps: N\" line, nor \"rps: N\" or \"rps=N\")"
 		die "run $2, condition $1: $wl reported no figures"
 	fi
 	cat "$tmp/fig"

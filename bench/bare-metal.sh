@@ -1,71 +1,132 @@
 #!/bin/sh
-# One command for a tester with real hardware, as root: the review's own
-# benchmark, sembench-ng at 26350892f66d (-o 2: 8 workers waking 4 per
-# pass, and 815 waking 101), beside the lab's futexbench at the same two
-# conditions, A/B/A on the running kernel for each feature of FEATURES:
-# NI_GATE (A: the gate; B: NO_NI_GATE, the dice the series keeps), where the
-# kernel has it, and NI_RANDOM (B: NO_NI_RANDOM, every visit attempts). For
-# each workload and feature one warm-up round, then RUNS rounds of A B A2 of
-# SECONDS_PER_RUN s each, with the schedstat deltas of every run (newidle
-# attempts and pulls); then bench/stats.py's report of each: n, mean,
-# median, min, max, CV, the delta of B against A and A2 with its 95 % Welch
-# interval, and the drift. A condition over BENCH_CV_MAX is named (exit 6),
-# but every condition is still run and reported. The report needs scipy
-# (Debian's python3-scipy), checked before the first run.
+# One command for a tester with real hardware, as root: the matrix of the
+# series' comparisons on the running kernel, one boot, A/B/A each:
+#   norandom  NI_RANDOM, with NO_NI_GATE set first (where the kernel has
+#             NI_GATE): A the dice, B NO_NI_RANDOM (every visit attempts)
+#   gate      NI_GATE: A the gate, B NO_NI_GATE (the dice)
+#   CANDIDATE each feature of CANDIDATES (NI_FOUND: a newidle attempt that
+#             found a busiest runqueue but moved nothing counts as a
+#             success), with NO_NI_GATE set first: A CANDIDATE, B
+#             NO_CANDIDATE (the dice)
+# Each comparison sets its base first: NI_RANDOM on (where it is not the one
+# compared), NO_NI_GATE as said, every other candidate off; a comparison
+# whose features the kernel lacks is skipped, and the report says so. What
+# it sets is put back as it was on exit, failure or Ctrl-C.
+# The workloads: sembench-ng at 26350892f66d (-o 2: 8 workers waking 4,
+# and 815 waking 101; the review's own benchmark), msgbench (the lab's
+# message/worker load, bench/msgbench.c), tbench at 1, 8, 16 and 32 clients
+# (the Zen 3 review's), hackbench, and schbench (Chris Mason's command)
+# when SCHBENCH is given; bench/aba.sh says how each is run and scaled.
+# For each workload one warm-up round (under its first comparison), then
+# for each comparison RUNS rounds of A B A2 of SECONDS_PER_RUN s each, with
+# the schedstat deltas of every run (bench/aba.sh -S); then bench/stats.py's
+# report of each: n, mean, median, min, max, CV, the delta of B against A
+# and A2 with its 95 % Welch interval, and the drift; and where
+# bench/counters.py is there (and executable), its table of the counters
+# per condition and domain level. A condition over BENCH_CV_MAX is named
+# (exit 6), but every condition is still run and reported. The report
+# needs scipy (Debian's python3-scipy), checked before the first run.
 #
 # sembench: SEMBENCH=/path/to/sembench (the tester's own binary), or fetched
 # with git from SEMBENCH_URL and checked out at the review's commit, whose id
 # names the tree it builds (git checks it), then built as the review did:
 # gcc -O2 -g sembench.c -lpthread -lm. Nothing of it is in the lab.
+# schbench: SCHBENCH=/path/to/schbench (the tester's binary; none is fetched).
 #
 # Usage: sudo bench/bare-metal.sh [--quick] [OUTDIR]
-#        bench/bare-metal.sh --time [--quick]   how long it takes, from the settings
-#   the full run (the one to report): RUNS=9 rounds of SECONDS_PER_RUN=30 s;
-#   --quick, a first look: RUNS=5 of SECONDS_PER_RUN=10 s
-# Settings: RUNS, SECONDS_PER_RUN, FEATURES="NI_GATE NI_RANDOM"
-#           WORKLOADS="sembench8 sembench815 futex8 futex815"
+#        bench/bare-metal.sh --time   how long each takes, from the settings
+#   the full run (the one to report): RUNS=9 rounds of SECONDS_PER_RUN=20 s;
+#   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s
+# Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND"
+#           CANDIDATES="NI_FOUND" (the candidate features)
+#           WORKLOADS="sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench"
+#           (schbench added when SCHBENCH is given and WORKLOADS is not)
 #           SEMBENCH=path  SEMBENCH_URL=https://github.com/davidlohr/sembench-ng
-#           BENCH_CV_MAX=2 (the CV limit, %; 0: none)
+#           SCHBENCH=path  BENCH_CV_MAX=2 (the CV limit, %; 0: none)
 #           ABA_FEATURES (and bench/aba.sh's other ABA_* files): stand-ins
 #           for the kernel's files, for the tests; root is then not needed
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 quick="" time_only=""
 while [ $# -gt 0 ]; do
-	case $1 in --quick) quick=1 ;; --time) time_only=1 ;; *) break ;; esac
+	case $1 in --quick) quick=1 ;; --time) time_only=1 ;; -*) echo "bare-metal: unknown option $1" >&2; exit 2 ;; *) break ;; esac
 	shift
 done
 out=${1:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
-runs=${RUNS:-$([ -n "$quick" ] && echo 5 || echo 9)}
-secs=${SECONDS_PER_RUN:-$([ -n "$quick" ] && echo 10 || echo 30)}
-features=${FEATURES:-NI_GATE NI_RANDOM}
-workloads=${WORKLOADS:-sembench8 sembench815 futex8 futex815}
+full_runs=9 full_secs=20 quick_runs=3 quick_secs=5
+runs=${RUNS:-$([ -n "$quick" ] && echo $quick_runs || echo $full_runs)}
+secs=${SECONDS_PER_RUN:-$([ -n "$quick" ] && echo $quick_secs || echo $full_secs)}
+comparisons=${COMPARISONS:-norandom gate NI_FOUND}
+candidates=${CANDIDATES:-NI_FOUND}
+workloads=${WORKLOADS:-sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench}
+[ -n "${WORKLOADS:-}" ] || [ -z "${SCHBENCH:-}" ] || workloads="$workloads schbench"
 url=${SEMBENCH_URL:-https://github.com/davidlohr/sembench-ng}
 commit=26350892f66df56e6fa06a0c7c104ef1de322136
 cvmax=${BENCH_CV_MAX:-2}
 die() { echo "bare-metal: $*" >&2; exit 1; }
-# The time it takes: for each feature and workload, one warm-up round and
-# RUNS rounds of A B A2, each run its seconds and up to 1 s more to start
-# and stop its threads (futexbench -t 815 took 0.2 s over a 2 s run on 2
-# cores). A feature the kernel lacks is skipped: NI_GATE on v7.3 halves it.
-nf=$(echo $features | wc -w) nw=$(echo $workloads | wc -w)
-n=$((nf * nw * (1 + runs) * 3))
-took="about $(( (n * (secs + 1) + 59) / 60 )) minutes ($n runs of $secs s: $nf features x $nw workloads x (1 warm-up + $runs rounds) x A B A2)"
-[ -z "$time_only" ] || { echo "$took"; exit 0; }
+# the settings first: bad ones are refused before anything is touched
+for n in "$runs" "$secs"; do
+	case $n in ''|*[!0-9]*|0) die "RUNS and SECONDS_PER_RUN take positive numbers" ;; esac
+done
+case $cvmax in ''|*[!0-9.]*) die "BENCH_CV_MAX takes a number (%)" ;; esac
+for c in $candidates; do
+	case $c in NI_*[!A-Z0-9_]*|NI_) die "CANDIDATES: '$c' is not a feature name (NI_...)" ;; NI_*) ;; *) die "CANDIDATES: '$c' is not a feature name (NI_...)" ;; esac
+done
+for c in $comparisons; do
+	case " norandom gate $candidates " in *" $c "*) ;; *) die "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
+done
+[ -n "$comparisons" ] && [ -n "$workloads" ] || die "COMPARISONS and WORKLOADS must not be empty"
+# The time it takes, every comparison available: for each workload one
+# warm-up round, and for each comparison RUNS rounds, of A B A2; each run
+# its seconds and up to 1 s more to start and stop its threads (futexbench
+# -t 815 took 0.2 s over a 2 s run on 2 cores). hackbench runs a number of
+# loops, not seconds (100 a second asked, well under it on hardware), and
+# is counted as the others. A comparison the kernel lacks is skipped: v7.3
+# has neither NI_GATE nor NI_FOUND, and takes a third of it.
+nc=$(echo $comparisons | wc -w) nw=$(echo $workloads | wc -w)
+took() {
+	t_n=$((nw * (1 + nc * $1) * 3))
+	echo "about $(( (t_n * ($2 + 1) + 59) / 60 )) minutes ($t_n runs of $2 s: $nw workloads x (1 warm-up + $nc comparisons x $1 rounds) x A B A2)"
+}
+if [ -n "$time_only" ]; then
+	echo "full: $(took "${RUNS:-$full_runs}" "${SECONDS_PER_RUN:-$full_secs}")"
+	echo "quick: $(took "${RUNS:-$quick_runs}" "${SECONDS_PER_RUN:-$quick_secs}")"
+	exit 0
+fi
 /usr/bin/python3 -c 'import scipy' 2>/dev/null || die "the report needs scipy: apt install python3-scipy"
 # ABA_FEATURES and bench/aba.sh's other ABA_* stand-ins (the tests') replace
 # the kernel's files; then root is not needed
 F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 [ -n "${ABA_FEATURES:-}" ] || [ "$(id -u)" = 0 ] || die "run as root (it writes $F)"
+[ -z "${SEMBENCH:-}" ] || [ -x "$SEMBENCH" ] || die "SEMBENCH=$SEMBENCH is not an executable"
+[ -z "${SCHBENCH:-}" ] || [ -x "$SCHBENCH" ] || die "SCHBENCH=$SCHBENCH is not an executable"
+[ -e "$F" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+[ -w "$F" ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
+# check_workloads others|provided: each workload's name and programs
+# (bench/aba.sh -n, which changes nothing), those this script does not
+# provide before anything is made, those it provides once they are there
+check_workloads() {
+	for wl in $workloads; do
+		case $wl in
+		sembench8|sembench815|msg) p=provided ;;
+		schbench) p=$([ -n "${SCHBENCH:-}" ] && echo provided || echo others) ;;
+		*) p=others ;;
+		esac
+		[ "$p" != "$1" ] || "$here/aba.sh" -n -w "$wl" -s "$secs" || die "workload $wl cannot run here"
+	done
+}
+check_workloads others
 mkdir -p "$out/bin"
+PATH=$out/bin:$PATH
 
-# sembench: the tester's, or the review's commit fetched, checked and built
+# the programs: sembench the tester's or the review's commit fetched,
+# checked and built; msgbench ours, built; schbench the tester's
+: >"$out/programs.txt"
 case " $workloads " in
 *" sembench"*)
 	if [ -n "${SEMBENCH:-}" ]; then
-		[ -x "$SEMBENCH" ] || die "SEMBENCH=$SEMBENCH is not an executable"
 		cp "$SEMBENCH" "$out/bin/sembench"
-		echo "sembench: the tester's binary, $SEMBENCH" >"$out/sembench.txt"
+		echo "sembench: the tester's binary, $SEMBENCH" >>"$out/programs.txt"
 	else
 		command -v git >/dev/null && command -v gcc >/dev/null || die "git and gcc are needed to fetch and build sembench (or give SEMBENCH=path)"
 		src=$out/sembench-ng
@@ -75,34 +136,101 @@ case " $workloads " in
 		git -C "$src" diff --quiet || die "$src has local changes"
 		gcc -O2 -g "$src/sembench.c" -lpthread -lm -o "$out/bin/sembench" || die "sembench did not build"
 		echo "sembench: $url at $commit (checked), sembench.c sha256 $(sha256sum "$src/sembench.c" | cut -d' ' -f1)," \
-			"built with gcc -O2 -g sembench.c -lpthread -lm ($(gcc -dumpfullversion))" >"$out/sembench.txt"
+			"built with gcc -O2 -g sembench.c -lpthread -lm ($(gcc -dumpfullversion))" >>"$out/programs.txt"
 	fi
-	PATH=$out/bin:$PATH
 	;;
 esac
-[ -e "$F" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
-[ -w "$F" ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
+case " $workloads " in
+*" msg "*)
+	"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
+	echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1), built by bench/build-futexbench.sh;" \
+		"-m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+	;;
+esac
+if [ -n "${SCHBENCH:-}" ]; then
+	cp "$SCHBENCH" "$out/bin/schbench"
+	echo "schbench: the tester's binary, $SCHBENCH; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+fi
+# and every workload's programs there before the first run
+check_workloads provided
+
 SCHED_FEATURES=$F
 # shellcheck source=lab/guest/sched.sh
 . "$here/../lab/guest/sched.sh"
+# the features this script writes, as they are, put back on every exit
+orig=""
+for f in NI_RANDOM NI_GATE $candidates; do
+	s=$(feat "$f") && orig="$orig $s"
+done
+restore() {
+	for s in $orig; do
+		set_feat "$s" || echo "bare-metal: could not put $s back" >&2
+	done
+}
+trap restore EXIT
+trap 'exit 130' INT TERM
+has() { feat "$1" >/dev/null; }
+# lacks CMP: what of the comparison's features the kernel lacks, or fails
+lacks() {
+	case $1 in
+	norandom) has NI_RANDOM && return 1; echo NI_RANDOM ;;
+	gate) has NI_GATE && has NI_RANDOM && return 1; has NI_GATE && echo NI_RANDOM || echo NI_GATE ;;
+	*) has "$1" && return 1; echo "$1" ;;
+	esac
+}
+# base CMP: the comparison's base features, set before its A/B/A (sh has
+# no local variables: the names of its loop are its own)
+base() {
+	case $1 in
+	norandom) ! has NI_GATE || set_feat NO_NI_GATE ;;
+	gate) set_feat NI_RANDOM ;;
+	*) { ! has NI_RANDOM || set_feat NI_RANDOM; } && { ! has NI_GATE || set_feat NO_NI_GATE; } ;;
+	esac || die "writing $F did not take effect"
+	for bc in $candidates; do
+		[ "$bc" = "$1" ] || ! has "$bc" || set_feat "NO_$bc" || die "writing $F did not take effect"
+	done
+}
+# the feature each comparison toggles, and the names of A and B
+toggled() { case $1 in norandom) echo NI_RANDOM ;; gate) echo NI_GATE ;; *) echo "$1" ;; esac; }
+names() {
+	case $1 in
+	norandom) echo "NI_RANDOM (the dice)|NO_NI_RANDOM (every visit)" ;;
+	gate) echo "NI_GATE (the gate)|NO_NI_GATE (the dice)" ;;
+	*) echo "$1|NO_$1 (the dice)" ;;
+	esac
+}
 {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \
 		"kernel $(uname -r); features: $(feats)"
-	[ ! -f "$out/sembench.txt" ] || cat "$out/sembench.txt"
-	echo "Runs: per workload and feature, 1 warm-up round then $runs rounds of A B A2, $secs s each" \
-		"(futex: transient = first 250 ms, steady = after 5 s); $took"
+	cat "$out/programs.txt"
+	echo "Runs: per workload 1 warm-up round, then per comparison $runs rounds of A B A2, $secs s each;" \
+		"every comparison: $(took "$runs" "$secs")"
+	echo "Comparisons: $comparisons; workloads: $workloads"
+	for c in $comparisons; do
+		! what=$(lacks "$c") || echo "(the kernel has no $what: comparison $c skipped)"
+	done
 	echo
 } >"$out/report.txt"
 rc=0
-for f in $features; do
-	feat "$f" >/dev/null || { echo "(the kernel has no $f: skipped)" >>"$out/report.txt"; continue; }
-	for wl in $workloads; do
-		"$here/aba.sh" -w "$wl" -f "$f" -k "$runs" -s "$secs" -x 1 -i 250 -u 5 -S -o "$out/$wl-$f.csv"
-		"$here/stats.py" "$out/$wl-$f.csv" --title "$wl, A/B/A of $f on one boot" --label "A=A  $f" \
-			--label "B=B  NO_$f" --label "A2=A2 $f again" --cv-max "$cvmax" --json "$out/$wl-$f.json" \
-			--csv "$out/$wl-$f.report.csv" >>"$out/report.txt" || rc=$?
+for wl in $workloads; do
+	warm=1
+	for c in $comparisons; do
+		! lacks "$c" >/dev/null || continue
+		base "$c"
+		f=$(toggled "$c") ab=$(names "$c")
+		set -- -w "$wl" -f "$f" -k "$runs" -s "$secs" -x "$warm" -S -o "$out/$wl-$c.csv"
+		case $wl in futex*) set -- "$@" -i 250 -u $((secs > 5 ? 5 : secs / 2)) ;; esac
+		"$here/aba.sh" "$@"
+		warm=0
+		"$here/stats.py" "$out/$wl-$c.csv" --title "$wl, $c: A/B/A of $f on one boot" --label "A=A  ${ab%|*}" \
+			--label "B=B  ${ab#*|}" --label "A2=A2 ${ab%|*} again" --cv-max "$cvmax" --json "$out/$wl-$c.json" \
+			--csv "$out/$wl-$c.report.csv" >>"$out/report.txt" || rc=$?
+		if [ -x "$here/counters.py" ]; then
+			"$here/counters.py" "$out/$wl-$c.csv" >>"$out/report.txt" 2>&1 ||
+				echo "(bench/counters.py failed on $wl-$c.csv: exit $?)" >>"$out/report.txt"
+		fi
 	done
 done
 cat "$out/report.txt"
-echo "bare-metal: results in $out (report.txt; a CSV and a JSON per workload and feature)" >&2
+echo "bare-metal: results in $out (report.txt; a CSV and a JSON per workload and comparison)" >&2
 exit $rc

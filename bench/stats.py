@@ -30,9 +30,9 @@ from scipy import stats
 
 # The workloads' main metrics: the CV limit and the positive control use these
 PRIMARY = ["completions_per_s", "steady_per_s", "transient_per_s", "burns_per_s", "seconds",
-           "bogo_ops_per_s", "ops_per_s", "usecs_per_op", "mb_per_s"]
+           "bogo_ops_per_s", "ops_per_s", "usecs_per_op", "mb_per_s", "rps"]
 # Counts that explain a result: 'higher' or 'lower', never 'better' or 'worse'
-NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "counted_s", "main_migrations_per_1k", "main_csw_per_1k"}
+NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "counted_s", "main_migrations_per_1k", "main_csw_per_1k", "msg_cpu_s"}
 INF = float("inf")
 
 

@@ -7,6 +7,9 @@
 #          with its negative control; the plans of bench and bench-kernels
 #          (boots in rounds, perturbed from the seed) and the refusal of a
 #          kernel that does other work around its runs; make compare;
+#          bench/msgbench.c, and bench/bare-metal.sh's whole matrix on
+#          stand-ins (every workload x comparison, a comparison skipped,
+#          the features put back after a failure and a TERM, --quick's time);
 #   guest  (the bench part, the patched kernel): a short smoke of each preset
 #          in the guest, in a scratch place (emulated figures are not
 #          asserted on: only that every condition was measured in every boot).
@@ -392,6 +395,177 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 		env BENCH_KERNELS="gate nosuch" BENCH_PLAN_ONLY=1 BENCH_OUT="$scratch/planx" "$top/bench/bench.sh" kernels
 }
 
+bare_metal_checks() {
+	# --- bench/msgbench.c: built as bare-metal.sh builds it, 1 s of 2
+	# message threads of 2 workers each
+	"$top/bench/build-futexbench.sh" "$scratch/mb/msgbench"
+	"$scratch/mb/msgbench" -m 2 -t 2 -r 1 >"$scratch/mb.out"
+	mb() { sed -n "s/.*\\<$1=\\([0-9.]*\\).*/\\1/p" "$scratch/mb.out"; }
+	gt0() { python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > 0)' "${1:-0}"; }
+	t_check "msgbench: 1 s of -m 2 -t 2 completes requests (rps $(mb rps))" gt0 "$(mb rps)"
+	t_check "msgbench: its wakeup latencies, p50 $(mb lat_p50_us) <= p99 $(mb lat_p99_us) us, both over 0" \
+		eval 'gt0 "$(mb lat_p50_us)" && gt0 "$(mb lat_p99_us)" &&
+			python3 -c "import sys; sys.exit(float(sys.argv[1]) > float(sys.argv[2]))" "$(mb lat_p50_us)" "$(mb lat_p99_us)"'
+	t_check "msgbench: the message threads' CPU time ($(mb msg_cpu_s) s)" gt0 "$(mb msg_cpu_s)"
+	t_check "msgbench: a count of 0 is refused, naming the option" refuses_with "-m takes a number from 1" "$scratch/mb/msgbench" -m 0
+	t_check "msgbench: a count that is not a number is refused" refuses_with "-t takes a number from 1 to 4096, not 'x'" "$scratch/mb/msgbench" -t x
+	t_check "msgbench: a run of 0 s is refused" refuses_with "-r takes a number from 1" "$scratch/mb/msgbench" -r 0
+	t_check "msgbench: a stray argument is refused" refuses_with "unexpected argument '5'" "$scratch/mb/msgbench" -r 1 5
+	t_check "msgbench: more than 16384 workers are refused" refuses_with "more than 16384 workers" "$scratch/mb/msgbench" -m 8 -t 4096
+
+	# --- bench/bare-metal.sh's whole matrix on the host: a copy of the tree
+	# (bench/counters.py there or not, as the test says), stand-ins on PATH
+	# for sembench, tbench, tbench_srv, hackbench and schbench (the real
+	# msgbench, built by the script), the kernel's files stood in for. Each
+	# stand-in logs the features as it finds them, and its arguments.
+	mkdir -p "$scratch/bmt" "$scratch/sb"
+	cp -r "$top/bench" "$top/lab" "$scratch/bmt/"
+	rm -f "$scratch/bmt/bench/counters.py"
+	printf '#!/bin/sh\necho "COUNTERS of $(basename "$1")"\n' >"$scratch/bmt/bench/counters.py"
+	chmod +x "$scratch/bmt/bench/counters.py"
+	# standin NAME OUTPUT: a stand-in that logs "NAME features... | args", prints OUTPUT
+	standin() {
+		cat >"$scratch/sb/$1" <<SB
+#!/bin/sh
+echo "$1 \$(SCHED_FEATURES=\$ABA_FEATURES sh -c '. "$top/lab/guest/sched.sh"; feats') | \$*" >>"$scratch/sb.log"
+n=\$(( \$(cat "$scratch/sb.count" 2>/dev/null || echo 0) + 1 )); echo \$n >"$scratch/sb.count"
+[ "\$n" != "\${SB_CRASH_AT:-0}" ] || exit 3
+[ "\$n" -lt "\${SB_HANG_FROM:-999999}" ] || { awk '{ print \$5 }' /proc/\$\$/stat >"$scratch/sb.pg"; mv "$scratch/sb.pg" "$scratch/sb.hung"; sleep 10; }
+$2
+SB
+		chmod +x "$scratch/sb/$1"
+	}
+	standin sembench 'echo "run time 1 seconds 12345 worker burns per second (stand-in)"'
+	standin tbench 'echo "Throughput $(($3 * 10)) MB/sec  $3 clients  $3 procs  max_latency=1.000 ms"'
+	standin hackbench 'echo "Time: 0.250"'
+	standin schbench 'echo "Wakeup Latencies percentiles (usec) runtime 1 (s) (10 total samples)"; echo "average rps: 1000.5"'
+	# schbench only where SCHBENCH says, not on PATH: bare-metal.sh copies it
+	mkdir -p "$scratch/sbx"
+	mv "$scratch/sb/schbench" "$scratch/sbx/schbench"
+	printf '#!/bin/sh\nexec sleep 1000\n' >"$scratch/sb/tbench_srv"
+	chmod +x "$scratch/sb/tbench_srv"
+	echo "load" >"$scratch/client.txt"
+	printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/bm-schedstat"
+	echo 0 >"$scratch/bm-sst"
+	# bm FEATURES OUT [SETTING=VALUE...] [COMMAND]: bare-metal.sh of the copy
+	# (run by COMMAND, as setsid) against a features stand-in holding
+	# FEATURES; its output in OUT.txt
+	bm() {
+		local feats=$1 o=$2
+		shift 2
+		echo "$feats" >"$scratch/bm-features"
+		rm -f "$scratch/sb.log" "$scratch/sb.count"
+		env -u COMPARISONS -u WORKLOADS -u CANDIDATES PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" \
+			ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/bm-schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/bm-sst" \
+			ABA_TBENCH_LOADFILE="$scratch/client.txt" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
+			RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 "$@" "$scratch/bmt/bench/bare-metal.sh" "$o" >"$o.txt" 2>&1
+	}
+	bstate() { SCHED_FEATURES="$scratch/bm-features" sh -c '. "$1"; feats' sh "$top/lab/guest/sched.sh"; }
+	# the matrix starts with every feature the other way from its bases, so
+	# that each base is seen to be set
+	patched="NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND" other="NO_NI_RANDOM NI_RATE NI_GATE NI_FOUND"
+	rc=0
+	bm "$other" "$scratch/bmm" || rc=$?
+	mv "$scratch/sb.log" "$scratch/sb-main.log" 2>/dev/null || : >"$scratch/sb-main.log"
+	# and NI_FOUND first, then gate: NI_FOUND's NO_NI_GATE, and gate's NO_NI_FOUND after it
+	bm "$other" "$scratch/bmc" WORKLOADS=hackbench RUNS=1 COMPARISONS="NI_FOUND gate" || true
+	cat "$scratch/sb-main.log" "$scratch/sb.log" >"$scratch/sb-both.log" 2>/dev/null || true
+	r=$scratch/bmm/report.txt
+	t_check "bare-metal: the whole matrix runs on stand-ins ($rc)" test "$rc" = 0
+	[ "$rc" = 0 ] || tail -20 "$scratch/bmm.txt" | sed 's/^/# /'
+	missing=""
+	for wl in sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench schbench; do
+		for c in norandom gate NI_FOUND; do
+			grep -q "^$wl, $c: A/B/A of " "$r" 2>/dev/null && grep -q "^  B  NO_NI_[A-Z]* (.*) vs A  .*\\[.*\\]" "$r" &&
+				test -s "$scratch/bmm/$wl-$c.csv" || missing="$missing $wl-$c"
+		done
+	done
+	t_check "bare-metal: the report has each of the 9 workloads (schbench with SCHBENCH) x 3 comparisons${missing:+ (missing:$missing)}" \
+		test -z "$missing"
+	t_check "bare-metal: the report starts with the machine, its CPUs, the kernel and its features" \
+		eval 'head -1 "$r" | grep -q "^Machine: .*, [0-9]* CPUs; kernel .*; features: $other$"'
+	t_check "bare-metal: each table has its delta and 95% interval, B against A and A2" \
+		test "$(grep -c '^  B  NO_NI_[A-Z]* (.*) vs A  .* + A2 .* again: [-+][0-9.]*% \[[-+][0-9.]*%, [-+][0-9.]*%\]' "$r")" -ge 27
+	t_check "bare-metal: bench/counters.py's table after each of the 27" test "$(grep -c '^COUNTERS of .*-.*\.csv$' "$r")" = 27
+	t_check "bare-metal: msg is the real msgbench, rps over 0" \
+		eval 'awk -F, "\$4 == \"rps\" && \$5 > 0 { n++ } END { exit n != 6 }" "$scratch/bmm/msg-gate.csv"'
+	T=$(( $(nproc) * 2 / 4 )); [ "$T" -ge 1 ] || T=1
+	t_check "bare-metal: schbench is Chris Mason's command, -t 2 x $(nproc) CPUs / 4 = $T, -r SECONDS, its rps parsed" \
+		eval 'grep -q "^schbench .* | -L -m 4 -M auto -t $T -n 0 -r 1 -s 0$" "$scratch/sb-main.log" &&
+			grep -q "^schbench,B,2,rps,1000.5,1$" "$scratch/bmm/schbench-NI_FOUND.csv"'
+	t_check "bare-metal: tbench1, 8, 16 and 32 run at those client counts" \
+		test "$(for n in 1 8 16 32; do grep -c "^tbench$n,A,1,mb_per_s,$((n * 10)),1$" "$scratch/bmm/tbench$n-gate.csv" 2>/dev/null || true; done | paste -sd' ')" = "1 1 1 1"
+	t_check "bare-metal: one warm-up round per workload, under its first comparison only" \
+		test "$(grep -c '^hackbench ' "$scratch/sb-main.log")" = $(( (1 + 3 * 2) * 3 ))
+	# the base of each comparison, as the workloads found it
+	# (the log's lines: "WORKLOAD FEATURES... | ARGUMENTS")
+	l=$scratch/sb-both.log
+	t_check "bare-metal: norandom's B (NO_NI_RANDOM) ran with NO_NI_GATE and NO_NI_FOUND" \
+		eval 'grep -q " NO_NI_RANDOM " "$l" && ! grep " NO_NI_RANDOM " "$l" | grep -v " NO_NI_GATE NO_NI_FOUND |" | grep -q .'
+	t_check "bare-metal: gate's A (NI_GATE) ran with NI_RANDOM and NO_NI_FOUND" \
+		eval 'grep -q " NI_GATE " "$l" && ! grep " NI_GATE " "$l" | grep -v "^[a-z0-9]* NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND |" | grep -q .'
+	t_check "bare-metal: NI_FOUND's A ran with NI_RANDOM and NO_NI_GATE" \
+		eval 'grep -q " NI_FOUND |" "$l" && ! grep " NI_FOUND |" "$l" | grep -v "^[a-z0-9]* NI_RANDOM NI_RATE NO_NI_GATE NI_FOUND |" | grep -q .'
+	t_check "bare-metal: every feature it set put back as it was ($(bstate))" test "$(bstate)" = "$other"
+
+	# v7.3: neither NI_GATE nor NI_FOUND; bench/counters.py not there
+	rm "$scratch/bmt/bench/counters.py"
+	rc=0
+	bm "NI_RANDOM NI_RATE" "$scratch/bmv" WORKLOADS=hackbench || rc=$?
+	t_check "bare-metal: on v7.3 the comparisons it lacks are skipped, said, and without bench/counters.py ($rc)" \
+		eval 'test "$rc" = 0 && grep -qx "(the kernel has no NI_GATE: comparison gate skipped)" "$scratch/bmv/report.txt" &&
+			grep -qx "(the kernel has no NI_FOUND: comparison NI_FOUND skipped)" "$scratch/bmv/report.txt"'
+	t_check "bare-metal: and norandom alone ran" \
+		eval 'grep -q "^hackbench, norandom: " "$scratch/bmv/report.txt" && ! grep -q "^hackbench, \(gate\|NI_FOUND\): " "$scratch/bmv/report.txt" &&
+			! grep -q COUNTERS "$scratch/bmv/report.txt"'
+
+	# a workload that fails in the second comparison, after the first set
+	# NO_NI_GATE (aba.sh puts back only its own feature, as the comparison found it)
+	rc=0
+	bm "$patched" "$scratch/bmf" WORKLOADS=hackbench RUNS=1 SB_CRASH_AT=8 || rc=$?
+	t_check "bare-metal: a workload that fails stops the run, naming it ($rc)" \
+		eval 'test "$rc" != 0 && grep -q "condition B: hackbench failed (exit 3)" "$scratch/bmf.txt"'
+	t_check "bare-metal: and every feature it set is put back ($(bstate))" test "$(bstate)" = "$patched"
+	# a TERM to its process group mid-run, as Ctrl-C would be (sh ignores
+	# INT in a background job, so TERM)
+	rm -f "$scratch/sb.hung"
+	bm "$patched" "$scratch/bmk" WORKLOADS=hackbench RUNS=1 SB_HANG_FROM=5 setsid &
+	pid=$!
+	for _ in $(seq 100); do [ -e "$scratch/sb.hung" ] && break; sleep 0.1; done
+	# the stand-in wrote its process group, setsid's
+	kill -TERM -- -"$(cat "$scratch/sb.hung" 2>/dev/null || echo "$pid")" 2>/dev/null || true
+	rc=0
+	wait "$pid" || rc=$?
+	t_check "bare-metal: stopped mid-run (TERM, exit $rc), every feature put back ($(bstate))" \
+		eval 'test -e "$scratch/sb.hung" && test "$rc" != 0 && test "$(bstate)" = "$patched"'
+
+	# bad settings: refused before anything is touched
+	cp "$scratch/bm-features" "$scratch/bm-features.before"
+	for bad in "COMPARISONS=norandom nosuch:unknown comparison 'nosuch' (norandom, gate, NI_FOUND)" \
+		"CANDIDATES=found:CANDIDATES: 'found' is not a feature name" "RUNS=x:RUNS and SECONDS_PER_RUN take positive numbers" \
+		"WORKLOADS=hackbench nosuch:unknown workload 'nosuch'"; do
+		t_check "bare-metal: ${bad%%:*} is refused, saying so, and changes nothing" \
+			eval 'refuses_with "${bad#*:}" env ABA_FEATURES="$scratch/bm-features" PATH="$scratch/sb:$PATH" "${bad%%:*}" \
+				"$scratch/bmt/bench/bare-metal.sh" "$scratch/bmbad" &&
+				cmp -s "$scratch/bm-features" "$scratch/bm-features.before" && test ! -e "$scratch/bmbad"'
+	done
+	# --quick from the defaults, every comparison there: at most 30 minutes
+	# on any machine (the runs are timed), with schbench too
+	q=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p')
+	qs=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS SCHBENCH=/bin/true "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p')
+	t_check "bare-metal: --quick takes at most 30 minutes: $q, $qs with schbench" eval 'test -n "$q" && test "$q" -le 30 && test "$qs" -le 30'
+
+	# bench/aba.sh's schbench parser: "average rps" first, else "rps: N"; nothing, refused
+	echo "NI_RANDOM" >"$scratch/bm-features"
+	sch() { printf '#!/bin/sh\nprintf "%s\\n"\n' "$1" >"$scratch/sb/schbench"; chmod +x "$scratch/sb/schbench"; env PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" "$top/bench/aba.sh" -w schbench -k 1 -s 1 -c K 2>/dev/null; }
+	t_check "aba: schbench's rps from its 'average rps' line, before other rps lines" \
+		test "$(sch 'current rps: 5\nAverage RPS:  99.5\nrps: 7' | grep '^schbench,K,1,rps,')" = "schbench,K,1,rps,99.5,1"
+	t_check "aba: else its last 'rps: N' line" test "$(sch 'Rps percentiles (requests)\nrps: 7' | grep '^schbench,K,1,rps,')" = "schbench,K,1,rps,7,1"
+	t_check "aba: schbench with no rps figure is refused, saying what it looked for" \
+		eval 'sch "Rps percentiles (requests) runtime 1 (s)" >/dev/null || true; refuses_with "schbench printed no rps figure (no \"average rps: N\" line" \
+			env PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" "$top/bench/aba.sh" -w schbench -k 1 -s 1 -c K'
+}
+
 guest_checks() {
 	# --- a smoke of each preset in the guest: the patched kernel (the bench
 	# kernels are not built here), one run of 1 s of futex8 after a warm-up,
@@ -423,5 +597,6 @@ guest_checks() {
 }
 
 [ "$half" = guest ] || host_checks
+[ "$half" = guest ] || bare_metal_checks
 [ "$half" = host ] || guest_checks
 t_done

@@ -2,21 +2,29 @@
 # The scheduler's knobs as the lab's guest scripts and bench/aba.sh use
 # them (POSIX sh, busybox too): sourced. In the guest it is /lab/sched.sh;
 # on bare metal bench/aba.sh finds it at lab/guest/sched.sh.
+# Writes append (the kernel's file takes each write as it comes, wherever
+# it is opened), and a feature's state is its last word in the file: so a
+# plain file stands in for the kernel's in the tests, each write a line of
+# it, and behaves as the kernel's does.
 SCHED_FEATURES=${SCHED_FEATURES:-/sys/kernel/debug/sched/features}
 
 # feat NAME: the feature's state as the features file shows it, NAME or
 # NO_NAME; fails when the kernel has no such feature
-feat() { tr ' ' '\n' <"$SCHED_FEATURES" | grep -E "^(NO_)?$1\$"; }
+feat() { tr ' ' '\n' <"$SCHED_FEATURES" | grep -E "^(NO_)?$1\$" | tail -n 1 | grep .; }
 
 # feats: the newidle features (NI_*) as they are, on one line (no newline:
-# for $(feats)); feat_lines: the same, one per line
+# for $(feats)); feat_lines: the same, one per line, in the file's order
 feats() { feat_lines | tr '\n' ' ' | sed 's/ $//'; }
-feat_lines() { tr ' ' '\n' <"$SCHED_FEATURES" | grep -E '^(NO_)?NI_'; }
+feat_lines() {
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(NO_)?NI_/) {
+			n = $i; sub(/^NO_/, "", n); if (!(n in v)) o[++k] = n; v[n] = $i } }
+		END { for (i = 1; i <= k; i++) print v[o[i]] }' "$SCHED_FEATURES"
+}
 
 # set_feat SETTING: write NAME or NO_NAME and read it back; fails when it
 # did not take effect
 set_feat() {
-	echo "$1" >"$SCHED_FEATURES" 2>/dev/null || return 1
+	echo "$1" >>"$SCHED_FEATURES" 2>/dev/null || return 1
 	[ "$(feat "${1#NO_}")" = "$1" ]
 }
 

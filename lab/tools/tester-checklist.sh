@@ -14,8 +14,8 @@ if [ $# = 3 ]; then
 fi
 f=/sys/kernel/debug/sched/features
 # the times bench/bare-metal.sh computes from its defaults
-bm() { env -u RUNS -u SECONDS_PER_RUN -u FEATURES -u WORKLOADS -u COMPARISONS -u CANDIDATES \
-	"$LAB_TOP/bench/bare-metal.sh" --time "$@"; }
+# (bm full, bm quick: its line of --time)
+bm() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES "$LAB_TOP/bench/bare-metal.sh" --time | sed -n "s/^$1: //p"; }
 cat <<EOF
 
 Tester checklist
@@ -42,11 +42,12 @@ cat <<EOF
 4. Benchmark on each, from the lab's checkout, on an otherwise idle machine
    (the report needs python3-scipy: sudo apt install python3-scipy):
      sudo bench/bare-metal.sh            the full run, the one to report:
-         $(bm)
+         $(bm full)
      sudo bench/bare-metal.sh --quick    a first look:
-         $(bm --quick)
+         $(bm quick)
    Each kernel runs the comparisons it has: the experiment kernel all of
-   them, the baseline only NI_RANDOM against NO_NI_RANDOM.
+   them, the patched one two, the baseline only NI_RANDOM against
+   NO_NI_RANDOM (a third of the time).
 5. Report back: reply to the series' thread on LKML (reply-all, plain text,
    inline) with each kernel's report.txt (newidle-bench-*/report.txt), the
    uname -r of each, and the machine (lscpu: model, sockets, cores, threads).

@@ -111,6 +111,8 @@ exit 0
 EOF
 chmod +x "$scratch/fake/futexbench"
 aba() { env PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh "$@"; }
+# state NAME: a feature's state in the stand-in (its last write, as sched.sh reads it)
+state() { SCHED_FEATURES="$scratch/features" sh -c '. lab/guest/sched.sh; feat "$1"' sh "$1"; }
 t_check "aba: an unknown workload is refused for that reason" refuses_with "unknown workload 'nosuch'" aba -w nosuch
 t_check "negative control: a refusal for another reason is not taken for it" \
 	eval '! refuses_with "unknown workload" aba -w futex -k x'
@@ -124,7 +126,7 @@ touch "$scratch/crash"
 t_check "aba: a workload that crashes fails the run, naming it" \
 	refuses_with "run 1, condition A: futex failed (exit 3)" env FAKE_CRASH="$scratch/crash" PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh -k 2 -s 1 -o "$scratch/crash.csv"
 t_check "aba: and writes no CSV" test ! -e "$scratch/crash.csv"
-t_check "aba: and restores the feature" test "$(cat "$scratch/features")" = NI_RANDOM
+t_check "aba: and restores the feature" test "$(state NI_RANDOM)" = NI_RANDOM
 # -S: the counters of a run, and the telemetry's per-level deltas; the fake
 # workload moves the counters as a run would
 printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/schedstat"
@@ -171,38 +173,38 @@ chmod +x "$scratch/bm/sembench" "$scratch/bm/futexbench"
 echo "NI_RANDOM NI_RATE NO_NI_GATE" >"$scratch/features"
 bm() {
 	env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" \
-		ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 FEATURES="NI_GATE NI_NOSUCH" \
-		WORKLOADS="sembench815 futex8" bench/bare-metal.sh "$scratch/bm-out" >"$scratch/bm.txt" 2>&1
+		ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 COMPARISONS="gate NI_NOSUCH" \
+		CANDIDATES=NI_NOSUCH WORKLOADS="sembench815 futex8" bench/bare-metal.sh "$scratch/bm-out" >"$scratch/bm.txt" 2>&1
 }
 bm || true
 t_check "bare-metal: sembench815 measured with the tester's binary, A/B/A of NI_GATE" \
-	eval 'grep -q "^sembench815,B,2,burns_per_s,12345" "$scratch/bm-out/sembench815-NI_GATE.csv" &&
-		grep -q "^sembench815,A2,2,burns_per_s,12345" "$scratch/bm-out/sembench815-NI_GATE.csv"'
-t_check "bare-metal: futex8 beside it" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bm-out/futex8-NI_GATE.csv"
+	eval 'grep -q "^sembench815,B,2,burns_per_s,12345" "$scratch/bm-out/sembench815-gate.csv" &&
+		grep -q "^sembench815,A2,2,burns_per_s,12345" "$scratch/bm-out/sembench815-gate.csv"'
+t_check "bare-metal: futex8 beside it" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bm-out/futex8-gate.csv"
 t_check "bare-metal: the report names the binary and both workloads" \
-	eval 'grep -q "sembench: the tester.s binary" "$scratch/bm-out/report.txt" && grep -q "sembench815, A/B/A of NI_GATE" "$scratch/bm-out/report.txt" &&
-		grep -q "futex8, A/B/A of NI_GATE" "$scratch/bm-out/report.txt"'
-t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: skipped' "$scratch/bm-out/report.txt"
+	eval 'grep -q "sembench: the tester.s binary" "$scratch/bm-out/report.txt" && grep -q "sembench815, gate: A/B/A of NI_GATE" "$scratch/bm-out/report.txt" &&
+		grep -q "futex8, gate: A/B/A of NI_GATE" "$scratch/bm-out/report.txt"'
+t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: comparison NI_NOSUCH skipped' "$scratch/bm-out/report.txt"
 t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
-	eval 'grep -q "ni_lb_count (explains" "$scratch/bm-out/report.txt" && grep -q "A2 NI_GATE again: baseline 0$" "$scratch/bm-out/report.txt"'
-t_check "bare-metal: the feature put back as it was, NO_NI_GATE (the stand-in holds the last write)" test "$(cat "$scratch/features")" = NO_NI_GATE
+	eval 'grep -q "ni_lb_count (explains" "$scratch/bm-out/report.txt" && grep -q "A2 NI_GATE (the gate) again: baseline 0$" "$scratch/bm-out/report.txt"'
+t_check "bare-metal: the feature put back as it was, NO_NI_GATE (the stand-in's last write of it)" test "$(state NI_GATE)" = NO_NI_GATE
 t_check "negative control: a SEMBENCH that is not there is refused" \
 	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" bench/bare-metal.sh "$scratch/bm-bad"
 
 # --- the tester's time claims: computed by bare-metal.sh from its defaults,
 # which its head comment states, and the same in the checklist and the README
-bmt() { env -u RUNS -u SECONDS_PER_RUN -u FEATURES -u WORKLOADS bench/bare-metal.sh --time "$@"; }
-full=$(bmt) quick=$(bmt --quick)
+bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH bench/bare-metal.sh --time; }
+full=$(bmt | sed -n 's/^full: //p') quick=$(bmt | sed -n 's/^quick: //p')
 read -r fr fs qr qs < <(sed -n 's/.*RUNS=\([0-9]*\) .*SECONDS_PER_RUN=\([0-9]*\) s.*/\1 \2/p' bench/bare-metal.sh | paste -sd' ')
-nf=$(sed -n 's/^features=\${FEATURES:-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
+nc=$(sed -n 's/^comparisons=\${COMPARISONS:-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
 nw=$(sed -n 's/^workloads=\${WORKLOADS:-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
-# minutes RUNS SECONDS: features x workloads x (a warm-up + RUNS rounds) x A B A2, each run SECONDS + 1
-minutes() { echo "about $(( (nf * nw * (1 + $1) * 3 * ($2 + 1) + 59) / 60 )) minutes"; }
-t_check "bare-metal: the full run's time, from its defaults ($nf x $nw x (1 + $fr) x 3 runs of $fs + 1 s)" \
-	test "${full%% (*}" = "$(minutes "$fr" "$fs")"
+# minutes RUNS SECONDS: workloads x (a warm-up + comparisons x RUNS rounds) x A B A2, each run SECONDS + 1
+minutes() { echo "about $(( (nw * (1 + nc * $1) * 3 * ($2 + 1) + 59) / 60 )) minutes"; }
+t_check "bare-metal: the full run's time, from its defaults ($nw x (1 + $nc x $fr) x 3 runs of $fs + 1 s)" \
+	eval 'test -n "$full" && test "${full%% (*}" = "$(minutes "$fr" "$fs")"'
 t_check "bare-metal: --quick's, from its defaults ($qr rounds of $qs s): at most 30 minutes" \
 	eval 'test "${quick%% (*}" = "$(minutes "$qr" "$qs")" && test "$(echo "$quick" | cut -d" " -f2)" -le 30'
-t_check "negative control: other settings give another time" eval 'test "$(RUNS=20 bench/bare-metal.sh --time)" != "$full"'
+t_check "negative control: other settings give another time" eval 'test "$(RUNS=20 bench/bare-metal.sh --time | sed -n "s/^full: //p")" != "$full"'
 mkdir -p "$scratch/deb/base/DEBIAN" "$scratch/deb/gate/DEBIAN"
 for p in base gate; do
 	printf 'Package: linux-image-7.3.4-%s\nVersion: 1\nArchitecture: all\nMaintainer: lab <lab@localhost>\nDescription: x\n' "$p" \
