@@ -35,7 +35,7 @@
 #
 # Usage: sudo bench/bare-metal.sh [--quick] [OUTDIR]
 #        bench/bare-metal.sh --time   how long each takes, from the settings
-#   the full run (the one to report): RUNS=9 rounds of SECONDS_PER_RUN=20 s;
+#   the full run (the one to report): RUNS=5 rounds of SECONDS_PER_RUN=20 s;
 #   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s
 # Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND"
 #           CANDIDATES="NI_FOUND" (the candidate features)
@@ -53,7 +53,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 out=${1:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
-full_runs=9 full_secs=20 quick_runs=3 quick_secs=5
+full_runs=5 full_secs=20 quick_runs=3 quick_secs=5
 runs=${RUNS:-$([ -n "$quick" ] && echo $quick_runs || echo $full_runs)}
 secs=${SECONDS_PER_RUN:-$([ -n "$quick" ] && echo $quick_secs || echo $full_secs)}
 comparisons=${COMPARISONS:-norandom gate NI_FOUND}

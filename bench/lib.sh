@@ -77,7 +77,7 @@ for f in $features; do
 done
 . /lab/sched.sh
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs; features: $(feats)"
-echo "# harness $(cat /lab/bin/aba.sh /lab/bin/futexbench /lab/sched.sh | md5sum | cut -c1-16)"
+echo "# harness $(cat /lab/bin/aba.sh /lab/bin/futexbench /lab/bin/msgbench /lab/sched.sh | md5sum | cut -c1-16)"
 usleep "$delay_us"
 SH
 		[ -z "${BENCH_PLANT:-}" ] || echo "$BENCH_PLANT"

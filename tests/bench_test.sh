@@ -391,7 +391,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 		eval 'grep -q " rate bench-patched$" "$scratch/pr.txt" &&
 			grep -qx "features=\"NO_NI_RATE NI_RATE\"	# BENCH-PARAM" "$(ls "$scratch"/planr/*/guest-*.sh | xargs grep -l "^label=rate")"'
 	t_check "negative control: a kernel the table does not have is refused, naming those it has" \
-		refuses_with "unknown bench kernel 'nosuch' (lab/data/bench-kernels: v7.3 fix1 gate dice norandom)" \
+		refuses_with "unknown bench kernel 'nosuch' (lab/data/bench-kernels: v7.3 fix1 gate dice norandom expdice found)" \
 		env BENCH_KERNELS="gate nosuch" BENCH_PLAN_ONLY=1 BENCH_OUT="$scratch/planx" "$top/bench/bench.sh" kernels
 }
 

@@ -18,7 +18,7 @@ t_check "the series adds it to kernel/sched/features.h" \
 	git -C "$LINUX" grep -q "SCHED_FEAT($GATE_DEBUGFS," patched -- kernel/sched/features.h
 t_check "neither v7.3 nor the series has $EXPERIMENT_FEATURE" \
 	test -z "$(git -C "$LINUX" grep -lw "$EXPERIMENT_FEATURE" patched "$BASE_TAG" || true)"
-"$top/lab/steps/experiment.sh" >"$scratch/exp.log" 2>&1 || cat "$scratch/exp.log"
+"$top/lab/prepare.sh" apply experiment >"$scratch/exp.log" 2>&1 || cat "$scratch/exp.log"
 t_check "the experimental set adds it to kernel/sched/features.h" \
 	git -C "$LINUX" grep -q "SCHED_FEAT($EXPERIMENT_FEATURE," experiment -- kernel/sched/features.h
 

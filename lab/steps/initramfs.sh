@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build a variant's base initramfs: static busybox, lab/guest/init, the
-# guest scripts and splat patterns of lab/guest/, futexbench and bench/aba.sh,
+# guest scripts and splat patterns of lab/guest/, futexbench, msgbench and bench/aba.sh,
 # the variant's sched kselftests and programs (out/guest/VARIANT, from
 # lab/steps/selftests.sh), static programs given in LAB_GUEST_BINS, and the
 # host's hackbench and stress-ng with their libraries (LAB_HOST_PROGS).
@@ -17,12 +17,13 @@ bb=/bin/busybox
 { [ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1; } ||
 	die "$bb is not a static busybox: install busybox-static (make deps)"
 
-# futexbench: rebuilt when its source changed
-fb=$OUT/guest/bin/futexbench
-if [ ! -x "$fb" ] || [ "$LAB_TOP/bench/futexbench.c" -nt "$fb" ]; then
-	say "building futexbench (static)"
-	"$LAB_TOP/bench/build-futexbench.sh" "$fb" static
-fi
+# the lab's own benchmarks: rebuilt when their source changed
+for prog in futexbench msgbench; do
+	if [ ! -x "$OUT/guest/bin/$prog" ] || [ "$LAB_TOP/bench/$prog.c" -nt "$OUT/guest/bin/$prog" ]; then
+		say "building $prog (static)"
+		"$LAB_TOP/bench/build-futexbench.sh" "$OUT/guest/bin/$prog" static
+	fi
+done
 
 root=$g/root
 rm -rf "$root"
@@ -30,7 +31,7 @@ mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,lab/bin,usr/bin,usr/sbin}
 cp "$bb" "$root/bin/busybox"
 cp "$LAB_TOP/lab/guest/init" "$root/init"
 chmod 755 "$root/init"
-cp "$fb" "$LAB_TOP/bench/aba.sh" "$root/lab/bin/"
+cp "$OUT/guest/bin/futexbench" "$OUT/guest/bin/msgbench" "$LAB_TOP/bench/aba.sh" "$root/lab/bin/"
 [ -d "$g/bin" ] && cp -a "$g/bin/." "$root/lab/bin/"
 [ -d "$g/kselftest" ] && cp -a "$g/kselftest" "$root/lab/kselftest"
 cp "$LAB_TOP"/lab/guest/*.sh "$LAB_TOP/lab/guest/splats" "$root/lab/"

@@ -65,7 +65,7 @@ say "disk: about $want MiB needed, $free MiB free in $at"
 
 # 3. The trees: the base, and the series applied (its errors name the patch and hunk).
 "$LAB_TOP/lab/prepare.sh" apply || die "the series in $PATCHES does not apply to $BASE_TAG (above: the patch and the hunk); no kernel built"
-"$LAB_TOP/lab/steps/experiment.sh" || die "the experimental set in $EXPERIMENT does not apply on the series; no kernel built"
+"$LAB_TOP/lab/prepare.sh" apply experiment || die "the experimental set in $EXPERIMENT does not apply on the series; no kernel built"
 base_src=$OUT/src/baseline
 gate_src=$LINUX
 exp_src=$OUT/src/experiment

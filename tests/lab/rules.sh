@@ -48,7 +48,7 @@ rule_one_place() {
 		[ -z "$h" ] || { echo "$what outside $places:"; echo "$h" | sed "s|$root/|  |"; bad=1; }
 	}
 	one_place "a kernel config merged" "lab/lib.sh" 'merge_config\.sh'
-	one_place "a series applied with git am" "lab/lib.sh lab/steps/apply.sh lab/steps/variant-tree.sh" \
+	one_place "a series applied with git am" "lab/lib.sh lab/steps/apply.sh lab/steps/experiment.sh lab/steps/variant-tree.sh" \
 		'(^|[;&|(]|then|do|if|!)[[:space:]]*git( -C [^ ]+)? am( |$)'
 	one_place "sched domains rebuilt" "lab/guest/sched.sh" 'cpuset\.cpus\.partition'
 	one_place "sched features read back" "lab/guest/sched.sh" "tr ' ' '\\\\n' *<"
