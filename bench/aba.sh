@@ -50,7 +50,12 @@
 #                which schedstat counts as balanced: taken out of
 #                dom_NAME_balanced), and dom_NAME_ratio0 and dom_NAME_ratio1
 #                (the ratio at the start and the end of the run, the mean
-#                over the CPUs). bench/counters.py CSV tabulates them
+#                over the CPUs); without the telemetry, the ratios from the
+#                series' per-domain newidle_ratio where the kernel has it;
+#                on every kernel dom_NAME_cost0 and dom_NAME_cost1 (the
+#                domain's max_newidle_lb_cost, ns, the mean over the CPUs;
+#                sched/verbose is set for the run to show the domains).
+#                bench/counters.py CSV tabulates them
 # Workloads:
 #   futex: futexbench -t THREADS -w WAKE -r SECONDS (default 8 threads, 4 wakes)
 #   futex8, futex815: the sembench mail's two conditions as presets, 8
@@ -80,9 +85,11 @@
 #          the Zen 3 review mail (-t is ignored)
 # CSV columns: workload,condition,run,metric,value,boot (bench/stats.py's)
 # ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY,
-# ABA_TBENCH_LOADFILE: the files it reads and writes (the tests' stand-ins;
-# by default the sched features file, /proc/schedstat, the schedstats
-# sysctl, the telemetry and dbench's /usr/share/dbench/client.txt).
+# ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE: the files it reads and
+# writes (the tests' stand-ins; by default the sched features file,
+# /proc/schedstat, the schedstats sysctl, the telemetry, the sched debugfs
+# domains directory and verbose switch, and dbench's
+# /usr/share/dbench/client.txt).
 # A run whose workload fails or reports no figures stops the whole A/B/A
 # with its output: no measurement is lost silently.
 set -eu
@@ -90,6 +97,12 @@ FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
 SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat}
 SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
+# with stand-ins for the features (the tests), none of the kernel's files
+# either unless given
+dbg=/sys/kernel/debug/sched
+[ -z "${ABA_FEATURES:-}" ] || dbg=/nonexistent
+DOMS=${ABA_DOMAINS:-$dbg/domains}
+VERB=${ABA_VERBOSE:-$dbg/verbose}
 wl=futex runs=5 secs=10 threads=8 wake=4 feature=NI_RANDOM csv_out=/dev/stdout only="" interval=0 warm=1 rebuild="" sst=""
 warmups=0 offset=0 boot=1 check=""
 while getopts w:k:s:t:W:f:o:c:i:u:x:C:b:DSn opt; do
@@ -163,15 +176,21 @@ SCHED_FEATURES=$FEAT
 . "$lib"
 state() { feat "$feature"; }
 orig=$(state) || die "the kernel has no feature $feature"
-sst_orig="" srv=""
+sst_orig="" srv="" verb_orig=""
 if [ -n "$sst" ]; then
 	[ -r "$SCHEDSTAT" ] && [ -w "$SST" ] || die "-S: no $SCHEDSTAT or $SST (CONFIG_SCHEDSTATS; root)"
 	sst_orig=$(cat "$SST")
 	echo 1 >"$SST"
+	# the domains directory is there only with sched/verbose on
+	if [ -w "$VERB" ]; then
+		verb_orig=$(cat "$VERB")
+		echo Y >"$VERB"
+	fi
 fi
 restore() {
 	set_feat "$orig" || echo "aba: could not put $feature back to $orig" >&2
 	[ -z "$sst_orig" ] || echo "$sst_orig" >"$SST"
+	[ -z "$verb_orig" ] || echo "$verb_orig" >"$VERB"
 	[ -z "$srv" ] || kill "$srv" 2>/dev/null || true
 }
 trap restore EXIT
@@ -249,6 +268,13 @@ snap() {
 			printf "S %.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' "$SCHEDSTAT"
 	echo "U $(cut -d' ' -f1 /proc/uptime)"
 	[ ! -r "$TEL" ] || sed 's/^/T /' "$TEL"
+	# each domain's ratio (the series' debugfs; - where absent) and cost
+	for d in "$DOMS"/cpu*/domain*; do
+		[ -r "$d/name" ] && [ -r "$d/max_newidle_lb_cost" ] || continue
+		c=${d%/domain*}
+		echo "R ${c##*/cpu} ${d##*/domain} $(tr A-Z a-z <"$d/name") $(cat "$d/newidle_ratio" 2>/dev/null || echo -)" \
+			"$(cat "$d/max_newidle_lb_cost")"
+	done
 }
 # the metrics of a run from the snapshots before and after it; a level's
 # counters are summed over its CPUs (and over its domains where two share a
@@ -262,6 +288,8 @@ deltas() {
 	awk 'FNR == 1 { f++ }
 		$1 == "S" { s[f, 1] = $2; s[f, 2] = $3; s[f, 3] = $4; s[f, 4] = $5 }
 		$1 == "U" { up[f] = $2 }
+		$1 == "R" { l = $4; rl[l] = 1; cs[f, l] += $6; cn[f, l]++
+			if ($5 != "-") { rs[f, l] += $5; rn[f, l]++ } }
 		$1 == "D" { k = $2 SUBSEP $3; dk[k] = $4
 			for (i = 5; i <= 10; i++) d[f, k, i] = $i }
 		$1 == "T" { l = tolower($4); lv[l] = 1; k = $2 SUBSEP $3
@@ -290,6 +318,12 @@ deltas() {
 				printf "dom_%s_nobusyg %d\ndom_%s_nobusyq %d\ndom_%s_balanced %d\ndom_%s_failed %d\n",
 					l, dd[l, 10], l, dd[l, 9], l, bal, l, dd[l, 7]
 				printf "dom_%s_pulls %d\ndom_%s_gained %d\n", l, dd[l, 5] - dd[l, 6] - dd[l, 7], l, dd[l, 8]
+			}
+			for (l in rl) {
+				if (!(l in lv) && rn[1, l] && rn[2, l])
+					printf "dom_%s_ratio0 %.1f\ndom_%s_ratio1 %.1f\n", l, rs[1, l] / rn[1, l], l, rs[2, l] / rn[2, l]
+				if (cn[1, l] && cn[2, l])
+					printf "dom_%s_cost0 %.0f\ndom_%s_cost1 %.0f\n", l, cs[1, l] / cn[1, l], l, cs[2, l] / cn[2, l]
 			} }' "$1" "$2"
 }
 

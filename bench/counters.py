@@ -98,10 +98,10 @@ def main():
             "TOTALS PER RUN: the run length is unknown (no counted_s; give --seconds N for rates)"))
         lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %-44s | %s" % (
             "", "", "visits" + unit, "attempts" + unit, "pulls" + unit, "att/vis", "pul/att",
-            "ended without a pull, % of those:", "ratio"))
+            "ended without a pull, % of those:", "ratio     | cost, us"))
         lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %8s %8s %8s %8s %8s | %s" % (
             "condition", "level", "", "", "", "", "", "balanced", "nobusyg", "nobusyq", "pinned", "failed",
-            "start>end"))
+            "start>end | start>end"))
         for c, runs in conds.items():
             for lvl in levels(runs):
                 g = lambda what, p=per: avg(runs, "dom_%s_%s" % (lvl, what), p)  # noqa: E731
@@ -112,12 +112,14 @@ def main():
                 nopull = sum(v for v in cls.values() if v is not None)
                 pct = {k: (100.0 * v / nopull if nopull else 0.0) if v is not None else None for k, v in cls.items()}
                 r0, r1 = g("ratio0", None), g("ratio1", None)
-                lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %8s %8s %8s %8s %8s | %s" % (
+                k0, k1 = g("cost0", None), g("cost1", None)
+                lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %8s %8s %8s %8s %8s | %-9s | %s" % (
                     c[:12], lvl, fmt(vis), fmt(att), fmt(pul),
                     fmt(att / vis if att is not None and vis else None, "%.3f"),
                     fmt(pul / att if pul is not None and att else None, "%.3f"),
                     *(fmt(pct[k]) for k in SPLIT),
-                    "%.0f>%.0f" % (r0, r1) if r0 is not None and r1 is not None else "-"))
+                    "%.0f>%.0f" % (r0, r1) if r0 is not None and r1 is not None else "-",
+                    "%.1f>%.1f" % (k0 / 1e3, k1 / 1e3) if k0 is not None and k1 is not None else "-"))
         lines.append("  att/vis, pul/att: of the means; the %: of the attempts that pulled nothing,"
                      " by how they ended (bench/aba.sh -S)")
         if not any(m.startswith("dom_") and m.endswith("_pinned") for x in allruns for m in x):

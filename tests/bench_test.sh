@@ -233,6 +233,29 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 		test "$(awk -F, '$4 ~ /^(ni_lb_count|ni_lb_gained|lb_gained|run_delay_ms)$/ { printf "%s ", $5 }' "$scratch/cls.csv")" = "180 51 71 3.000 "
 	t_check "aba -S: counted_s, the seconds between the reads, is in the CSV" \
 		grep -qE '^futex,K,1,counted_s,[0-9]+\.[0-9]{2},1$' "$scratch/cls.csv"
+	# the per-domain debugfs files (the series' newidle_ratio, v7.3's
+	# max_newidle_lb_cost), the fake workload changing them as a run would;
+	# sched/verbose switched on for the run and put back
+	for c in 0 1; do
+		mkdir -p "$scratch/doms/cpu$c/domain0"
+		echo MC >"$scratch/doms/cpu$c/domain0/name"
+		echo $((100 + 100 * c)) >"$scratch/doms/cpu$c/domain0/newidle_ratio"
+		echo 3000 >"$scratch/doms/cpu$c/domain0/max_newidle_lb_cost"
+	done
+	echo N >"$scratch/verbose"
+	printf '%s\n' '#!/bin/sh' 'echo 50 >"$ABA_DOMAINS/cpu0/domain0/newidle_ratio"' \
+		'echo 5000 >"$ABA_DOMAINS/cpu1/domain0/max_newidle_lb_cost"' 'cat "$ABA_VERBOSE" >"$ABA_DOMAINS/seen"' \
+		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"' >"$scratch/sfake/dfutex"
+	mkdir -p "$scratch/dfake" && cp "$scratch/sfake/dfutex" "$scratch/dfake/futexbench" && chmod +x "$scratch/dfake/futexbench"
+	env PATH="$scratch/dfake:$PATH" ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTAT="$sfx/schedstat.0" \
+		ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" ABA_TELEMETRY="$scratch/none" ABA_DOMAINS="$scratch/doms" \
+		ABA_VERBOSE="$scratch/verbose" "$top/bench/aba.sh" -k 1 -s 1 -c K -S -o "$scratch/doms.csv" 2>/dev/null || true
+	t_check "aba -S: without the telemetry, the ratios from the domains' newidle_ratio (150 > 125) and their cost (3000 > 4000)" \
+		test "$(dom "$scratch/doms.csv" mc ratio0 ratio1 cost0 cost1)" = "150.0 125.0 3000 4000"
+	t_check "aba -S: sched/verbose on during the run, put back after it" \
+		test "$(cat "$scratch/doms/seen") $(cat "$scratch/verbose")" = "Y N"
+	t_check "counters: the domains' ratio and balance cost (us), start>end" \
+		eval '"$top/bench/counters.py" "$scratch/doms.csv" | grep -qE "^K +mc .*\| 150>125 +\| 3\.0>4\.0$"'
 	# the same with a mutant that leaves the pinned attempts in balanced
 	mkdir -p "$scratch/mut/bench" "$scratch/mut/lab/guest"
 	cp "$top/lab/guest/sched.sh" "$scratch/mut/lab/guest/"
@@ -279,11 +302,11 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	row() { tr -s ' ' <"$1" | sed 's/^ //' | grep -qxF -- "$2"; }
 	counters "$top/tests/fixtures/counters.csv" >"$scratch/cnt.txt"
 	t_check "counters: v7.3's mc, rates per second, ratios and the split of the attempts that pulled nothing" \
-		row "$scratch/cnt.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850"
-	t_check "counters: the gate's mc" row "$scratch/cnt.txt" "gate mc 110.0 11.0 5.5 0.100 0.500 | 18.2 27.3 9.1 9.1 36.4 | 150>80"
+		row "$scratch/cnt.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"
+	t_check "counters: the gate's mc" row "$scratch/cnt.txt" "gate mc 110.0 11.0 5.5 0.100 0.500 | 18.2 27.3 9.1 9.1 36.4 | 150>80 | -"
 	t_check "counters: the gate's pkg over its own 20 s (5.0/s; v7.3's 10.0 over 10 s)" \
-		eval 'row "$scratch/cnt.txt" "gate pkg 5.0 5.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024" &&
-			row "$scratch/cnt.txt" "v7.3 pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024"'
+		eval 'row "$scratch/cnt.txt" "gate pkg 5.0 5.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -" &&
+			row "$scratch/cnt.txt" "v7.3 pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -"'
 	t_check "counters: the waker's completions, migrations per second and CPU time per completion" \
 		eval 'row "$scratch/cnt.txt" "v7.3 1100.0 8.50 2.5000" && row "$scratch/cnt.txt" "gate 2000.0 3.00 1.2500"'
 	t_check "counters: the header says the rates are per second of counted_s" \
@@ -292,15 +315,15 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	counters "$scratch/nolen.csv" >"$scratch/nolen.txt"
 	t_check "counters: without a run length, totals per run, and the header says so" \
 		eval 'grep -q "TOTALS PER RUN: the run length is unknown" "$scratch/nolen.txt" &&
-			row "$scratch/nolen.txt" "v7.3 mc 1100.0 900.0 350.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850"'
+			row "$scratch/nolen.txt" "v7.3 mc 1100.0 900.0 350.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"'
 	counters "$scratch/nolen.csv" --seconds 10 >"$scratch/sec.txt"
 	t_check "counters: --seconds N gives the rates where the runs have no counted_s" \
-		eval 'row "$scratch/sec.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850" &&
-			row "$scratch/sec.txt" "gate pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024"'
+		eval 'row "$scratch/sec.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -" &&
+			row "$scratch/sec.txt" "gate pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -"'
 	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$top/tests/fixtures/counters.csv" >"$scratch/cnotel.csv"
 	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
 	t_check "counters: a kernel without the telemetry: no visits, no pinned, said" \
-		eval 'row "$scratch/cnotel.txt" "v7.3 mc - 90.0 35.0 - 0.389 | 20.0 50.0 10.0 - 20.0 | -" &&
+		eval 'row "$scratch/cnotel.txt" "v7.3 mc - 90.0 35.0 - 0.389 | 20.0 50.0 10.0 - 20.0 | - | -" &&
 			grep -q "its all-pinned attempts are in balanced" "$scratch/cnotel.txt"'
 	rc=0
 	counters "$scratch/missing.csv" 2>"$scratch/cnt.err" || rc=$?
