@@ -5,8 +5,8 @@
 #             NI_GATE): A the dice, B NO_NI_RANDOM (every visit attempts)
 #   gate      NI_GATE: A the gate, B NO_NI_GATE (the dice)
 #   CANDIDATE each feature of CANDIDATES (NI_FOUND: a newidle attempt that
-#             found a busiest runqueue but moved nothing counts as a
-#             success), with NO_NI_GATE set first: A CANDIDATE, B
+#             found a task this CPU may run but did not move it counts as
+#             a success), with NO_NI_GATE set first: A CANDIDATE, B
 #             NO_CANDIDATE (the dice)
 # Each comparison sets its base first: NI_RANDOM on (where it is not the one
 # compared), NO_NI_GATE as said, every other candidate off; a comparison
@@ -33,8 +33,11 @@
 # gcc -O2 -g sembench.c -lpthread -lm. Nothing of it is in the lab.
 # schbench: SCHBENCH=/path/to/schbench (the tester's binary; none is fetched).
 #
-# Usage: sudo bench/bare-metal.sh [--quick] [OUTDIR]
+# Usage: sudo bench/bare-metal.sh [--quick] [--runs-only] [OUTDIR]
 #        bench/bare-metal.sh --time   how long each takes, from the settings
+#        bench/bare-metal.sh --report OUTDIR   the report of a --runs-only run
+#   --runs-only: the runs and their CSVs, no report (where there is no
+#   python3-scipy, as in the lab's guest); --report makes it elsewhere
 #   the full run (the one to report): RUNS=5 rounds of SECONDS_PER_RUN=20 s;
 #   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s
 # Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND"
@@ -47,9 +50,13 @@
 #           for the kernel's files, for the tests; root is then not needed
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-quick="" time_only=""
+quick="" time_only="" runs_only="" report_only=""
 while [ $# -gt 0 ]; do
-	case $1 in --quick) quick=1 ;; --time) time_only=1 ;; -*) echo "bare-metal: unknown option $1" >&2; exit 2 ;; *) break ;; esac
+	case $1 in
+	--quick) quick=1 ;; --time) time_only=1 ;; --runs-only) runs_only=1 ;; --report) report_only=1 ;;
+	-*) echo "bare-metal: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
 	shift
 done
 out=${1:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
@@ -93,7 +100,26 @@ if [ -n "$time_only" ]; then
 	echo "quick: $(took "${RUNS:-$quick_runs}" "${SECONDS_PER_RUN:-$quick_secs}")"
 	exit 0
 fi
-/usr/bin/python3 -c 'import scipy' 2>/dev/null || die "the report needs scipy: apt install python3-scipy"
+[ -n "$runs_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || die "the report needs scipy: apt install python3-scipy"
+# report_one WORKLOAD COMPARISON FEATURE A|B: the report of one A/B/A
+report_one() {
+	"$here/stats.py" "$out/$1-$2.csv" --title "$1, $2: A/B/A of $3 on one boot" --label "A=A  ${4%|*}" \
+		--label "B=B  ${4#*|}" --label "A2=A2 ${4%|*} again" --cv-max "$cvmax" --json "$out/$1-$2.json" \
+		--csv "$out/$1-$2.report.csv" >>"$out/report.txt" || rc=$?
+	if [ -x "$here/counters.py" ]; then
+		"$here/counters.py" "$out/$1-$2.csv" >>"$out/report.txt" 2>&1 ||
+			echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
+	fi
+}
+if [ -n "$report_only" ]; then
+	[ -f "$out/runs.txt" ] && [ -f "$out/report.txt" ] || die "$out holds no --runs-only run (runs.txt, report.txt)"
+	! grep -q '^Report: ' "$out/report.txt" || die "$out/report.txt has its report already"
+	echo "Report: made apart from the runs (bench/bare-metal.sh --report)" >>"$out/report.txt"
+	rc=0
+	while IFS=' ' read -r wl c f ab; do report_one "$wl" "$c" "$f" "$ab"; done <"$out/runs.txt"
+	cat "$out/report.txt"
+	exit $rc
+fi
 # ABA_FEATURES and bench/aba.sh's other ABA_* stand-ins (the tests') replace
 # the kernel's files; then root is not needed
 F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
@@ -142,9 +168,15 @@ case " $workloads " in
 esac
 case " $workloads " in
 *" msg "*)
-	"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
-	echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1), built by bench/build-futexbench.sh;" \
-		"-m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+	if [ -f "$here/msgbench.c" ]; then
+		"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
+		echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1), built by bench/build-futexbench.sh;" \
+			"-m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+	else
+		# the lab's guest: built into its initramfs, beside this script
+		cp "$here/msgbench" "$out/bin/msgbench" 2>/dev/null || die "no bench/msgbench.c, nor a msgbench beside $0"
+		echo "msgbench: the lab's guest build; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+	fi
 	;;
 esac
 if [ -n "${SCHBENCH:-}" ]; then
@@ -155,8 +187,10 @@ fi
 check_workloads provided
 
 SCHED_FEATURES=$F
+# the knobs' helpers: lab/guest/sched.sh (/lab/sched.sh in the lab's guest)
+for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
 # shellcheck source=lab/guest/sched.sh
-. "$here/../lab/guest/sched.sh"
+. "$lib"
 # the features this script writes, as they are, put back on every exit
 orig=""
 for f in NI_RANDOM NI_GATE $candidates; do
@@ -212,6 +246,7 @@ names() {
 	echo
 } >"$out/report.txt"
 rc=0
+: >"$out/runs.txt"
 for wl in $workloads; do
 	warm=1
 	for c in $comparisons; do
@@ -222,15 +257,14 @@ for wl in $workloads; do
 		case $wl in futex*) set -- "$@" -i 250 -u $((secs > 5 ? 5 : secs / 2)) ;; esac
 		"$here/aba.sh" "$@"
 		warm=0
-		"$here/stats.py" "$out/$wl-$c.csv" --title "$wl, $c: A/B/A of $f on one boot" --label "A=A  ${ab%|*}" \
-			--label "B=B  ${ab#*|}" --label "A2=A2 ${ab%|*} again" --cv-max "$cvmax" --json "$out/$wl-$c.json" \
-			--csv "$out/$wl-$c.report.csv" >>"$out/report.txt" || rc=$?
-		if [ -x "$here/counters.py" ]; then
-			"$here/counters.py" "$out/$wl-$c.csv" >>"$out/report.txt" 2>&1 ||
-				echo "(bench/counters.py failed on $wl-$c.csv: exit $?)" >>"$out/report.txt"
-		fi
+		echo "$wl $c $f $ab" >>"$out/runs.txt"
+		[ -n "$runs_only" ] || report_one "$wl" "$c" "$f" "$ab"
 	done
 done
+if [ -n "$runs_only" ]; then
+	echo "bare-metal: runs only, in $out; the report: bench/bare-metal.sh --report $out" >&2
+	exit 0
+fi
 cat "$out/report.txt"
 echo "bare-metal: results in $out (report.txt; a CSV and a JSON per workload and comparison)" >&2
 exit $rc

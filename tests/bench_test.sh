@@ -481,7 +481,7 @@ SB
 		env -u COMPARISONS -u WORKLOADS -u CANDIDATES PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" \
 			ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/bm-schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/bm-sst" \
 			ABA_TBENCH_LOADFILE="$scratch/client.txt" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
-			RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 "$@" "$scratch/bmt/bench/bare-metal.sh" "$o" >"$o.txt" 2>&1
+			RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 BM_OPT= "$@" sh -c 'exec "$0" $BM_OPT "$1"' "$scratch/bmt/bench/bare-metal.sh" "$o" >"$o.txt" 2>&1
 	}
 	bstate() { SCHED_FEATURES="$scratch/bm-features" sh -c '. "$1"; feats' sh "$top/lab/guest/sched.sh"; }
 	# the matrix starts with every feature the other way from its bases, so
@@ -493,6 +493,22 @@ SB
 	# and NI_FOUND first, then gate: NI_FOUND's NO_NI_GATE, and gate's NO_NI_FOUND after it
 	bm "$other" "$scratch/bmc" WORKLOADS=hackbench RUNS=1 COMPARISONS="NI_FOUND gate" || true
 	cat "$scratch/sb-main.log" "$scratch/sb.log" >"$scratch/sb-both.log" 2>/dev/null || true
+	# --runs-only (the lab's guest, no scipy) then --report (the host): the
+	# same tables as one run; a directory of no such run is refused
+	rc=0
+	bm "$other" "$scratch/bmr" WORKLOADS=hackbench RUNS=1 COMPARISONS="norandom gate" BM_OPT=--runs-only || rc=$?
+	t_check "bare-metal --runs-only: the runs and their CSVs, no tables ($rc)" \
+		eval 'test "$rc" = 0 && test -s "$scratch/bmr/hackbench-gate.csv" && ! grep -q "A/B/A of" "$scratch/bmr/report.txt"'
+	rc=0
+	"$scratch/bmt/bench/bare-metal.sh" --report "$scratch/bmr" >"$scratch/bmr-report.txt" 2>&1 || rc=$?
+	t_check "bare-metal --report: then the tables of both comparisons, with the counters ($rc)" \
+		eval 'test "$rc" = 0 && grep -q "^hackbench, norandom: A/B/A of NI_RANDOM" "$scratch/bmr/report.txt" &&
+			grep -q "^hackbench, gate: A/B/A of NI_GATE" "$scratch/bmr/report.txt" &&
+			test "$(grep -c "^COUNTERS of " "$scratch/bmr/report.txt")" = 2'
+	t_check "bare-metal --report: twice is refused" \
+		refuses_with "has its report already" "$scratch/bmt/bench/bare-metal.sh" --report "$scratch/bmr"
+	t_check "bare-metal --report: a directory of no run is refused" \
+		refuses_with "holds no --runs-only run" "$scratch/bmt/bench/bare-metal.sh" --report "$scratch"
 	r=$scratch/bmm/report.txt
 	t_check "bare-metal: the whole matrix runs on stand-ins ($rc)" test "$rc" = 0
 	[ "$rc" = 0 ] || tail -20 "$scratch/bmm.txt" | sed 's/^/# /'
