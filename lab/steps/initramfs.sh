@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build a variant's base initramfs: static busybox, lab/guest/init, the
-# guest scripts and splat patterns of lab/guest/, futexbench, msgbench and bench/aba.sh,
+# guest scripts and splat patterns of lab/guest/, futexbench, msgbench, bench/aba.sh
+# and bench/bare-metal.sh,
 # the variant's sched kselftests and programs (out/guest/VARIANT, from
 # lab/steps/selftests.sh), static programs given in LAB_GUEST_BINS, and the
 # host's hackbench and stress-ng with their libraries (LAB_HOST_PROGS).
@@ -31,7 +32,7 @@ mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,lab/bin,usr/bin,usr/sbin}
 cp "$bb" "$root/bin/busybox"
 cp "$LAB_TOP/lab/guest/init" "$root/init"
 chmod 755 "$root/init"
-cp "$OUT/guest/bin/futexbench" "$OUT/guest/bin/msgbench" "$LAB_TOP/bench/aba.sh" "$root/lab/bin/"
+cp "$OUT/guest/bin/futexbench" "$OUT/guest/bin/msgbench" "$LAB_TOP/bench/aba.sh" "$LAB_TOP/bench/bare-metal.sh" "$root/lab/bin/"
 [ -d "$g/bin" ] && cp -a "$g/bin/." "$root/lab/bin/"
 [ -d "$g/kselftest" ] && cp -a "$g/kselftest" "$root/lab/kselftest"
 cp "$LAB_TOP"/lab/guest/*.sh "$LAB_TOP/lab/guest/splats" "$root/lab/"

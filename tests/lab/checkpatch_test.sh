@@ -1,6 +1,7 @@
 #!/bin/bash
-# The lkml checkpatch gate: the series passes with its listed exceptions, and
-# a patch with an unlisted finding fails it (the check can fail).
+# The lkml checkpatch gate: the series (and the experimental set) passes
+# with its listed exceptions, and a patch with an unlisted finding fails it
+# (the check can fail).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 [ -x "$LINUX/scripts/checkpatch.pl" ] || { t_notok "no kernel tree at $LINUX"; t_done; }
@@ -8,6 +9,9 @@ set -euo pipefail
 quiet_findings() { checkpatch_findings "$@" >/dev/null; }
 for p in $(series_list); do
 	t_check "checkpatch: $p clean or listed" quiet_findings "$PATCHES/$p"
+done
+for p in $(experiment_list); do
+	t_check "checkpatch: experiment/$p clean or listed" quiet_findings "$EXPERIMENT/$p"
 done
 # the first patch with a C line made too long and a trailing space added
 # after its first added line of C
