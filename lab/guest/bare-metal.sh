@@ -21,5 +21,6 @@ for f in /tmp/bm/report.txt /tmp/bm/runs.txt /tmp/bm/programs.txt /tmp/bm/*.csv;
 	cat "$f"
 	echo "BM-END"
 done
-echo "# bare-metal.sh exit $rc; features after it: $(tr ' ' '\n' </sys/kernel/debug/sched/features | grep NI_ | tr '\n' ' ')"
+. /lab/sched.sh
+echo "# bare-metal.sh exit $rc; features after it: $(feats)"
 exit $rc
