@@ -26,7 +26,7 @@ d, sender, version, top = sys.argv[1:5]
 bad = []
 mails = sorted(glob.glob(os.path.join(d, "*.patch")))
 covers = [m for m in mails if "0000-cover-letter" in os.path.basename(m)]
-if not covers:
+if not covers and len(mails) > 1:
     bad.append("no cover letter in %s" % d)
 for m in mails:
     n = os.path.basename(m)

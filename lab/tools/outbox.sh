@@ -1,15 +1,17 @@
 #!/bin/bash
 # 'make outbox': the series as mails, one directory per set of
 # lab/data/letters/sets (out/outbox/NAME for a new series, NAME-vN for round N),
-# each with its cover letter from lab/data/letters/NAME.txt. It never sends.
-# The experimental set (patches/experiment, numbered after patches/series)
-# is a set too, always an [RFC PATCH]: it is for testing, not for merging.
+# each with its cover letter from lab/data/letters/NAME.txt (a set of one
+# patch may have none). It never sends. The experimental set
+# (patches/experiment, numbered after patches/series) is a set too, of KIND
+# test: always an [RFC PATCH], for testing, not for merging.
 #
 # The mails are made with git: the series is applied in a scratch worktree,
 # each commit's author reset to the sender and its Signed-off-by: the
 # sender's (git interpret-trailers); then git format-patch writes each set
 # with its cover letter, threading, the base-commit trailer (and, for a set
-# on top of another, that one's prerequisite-patch-id lines), To: and Cc:
+# on top of another, that one's prerequisite-patch-id lines; a set that
+# stands alone is made from its commits picked onto the base), To: and Cc:
 # from scripts/get_maintainer.pl and lab/data/letters/cc, and names encoded
 # as RFC 2047 asks. The cover letters get the model's table, the emulated
 # paragraphs of lab/data/letters/emulated-NAME.txt and a benchmark report
@@ -22,7 +24,8 @@
 # placeholder identity (the one patches/ carries), or cannot receive mail.
 # The benchmark report is OUTBOX_BENCH (out/bench/latest/report.txt); one
 # from emulation ('EMULATED' or 'emulated (icount)') is never pasted, and
-# without one from hardware the sets go out as [RFC PATCH].
+# without one from hardware the sets that change scheduling (KIND change)
+# go out as [RFC PATCH]; a fix that changes none (KIND fix) as a [PATCH].
 # The new outbox is written beside the old one and swapped in at the end;
 # the old one becomes out/outbox/previous; a rejected one stays in
 # out/outbox/rejected.
@@ -68,10 +71,15 @@ all_patches() {
 	for p in $(experiment_list); do echo "$EXPERIMENT/$p"; done
 }
 n=$(all_patches | grep -c .)
-while read -r set first last dep; do
-	[ -f "$letters/$set.txt" ] || die "lab/data/letters/sets names '$set', which has no lab/data/letters/$set.txt"
+seen=" "
+while read -r set first last dep kind; do
+	[ -f "$letters/$set.txt" ] || [ "$first" = "$last" ] ||
+		die "lab/data/letters/sets names '$set', which has more than one patch and no lab/data/letters/$set.txt"
 	[ "$first" -ge 1 ] && [ "$last" -ge "$first" ] && [ "$last" -le "$n" ] ||
 		die "lab/data/letters/sets: $set's patches $first..$last are not within the $n of patches/series and $EXPERIMENT/series"
+	case $dep in -) ;; *) [[ $seen == *" $dep "* ]] || die "lab/data/letters/sets: $set depends on '$dep', which is not a set above it" ;; esac
+	case $kind in change|fix|test) ;; *) die "lab/data/letters/sets: $set's KIND is '$kind', not change, fix or test" ;; esac
+	seen+="$set "
 done <<<"$sets"
 
 # the model must still build against the tree (make check runs its checks)
@@ -119,16 +127,25 @@ chmod +x "$tmp/sign.sh"
 OUTBOX_PROJ=$proj OUTBOX_SENDER=$sender OUTBOX_TMP=$tmp \
 	git -C "$w" -c user.name="$name" -c user.email="$email" rebase -q --exec "$tmp/sign.sh" "$BASE_TAG" ||
 	die "the sender's commits could not be made (git rebase --exec)"
-commit() { git -C "$w" rev-parse "HEAD~$((n - $1))"; }
+tip=$(git -C "$w" rev-parse HEAD)
+commit() { git -C "$w" rev-parse "$tip~$((n - $1))"; }
 
 rm -rf "$new"
 mkdir -p "$new" "$OUT/logs"
 lab_settings_dump >"$OUT/logs/outbox-settings.txt"
-while read -r set first last dep; do
+while read -r set first last dep kind; do
 	out=$new/$set${v:+-v$v}
 	mkdir -p "$out"
 	range="$(commit $((first - 1)))..$(commit "$last")"
 	[ "$first" -gt 1 ] || range="$BASE_TAG..$(commit "$last")"
+	if [ "$dep" = - ] && [ "$first" -gt 1 ]; then
+		# a set that stands alone is made on the base itself, so that its
+		# mails name no prerequisite
+		git -C "$w" checkout -q --detach "$BASE_TAG"
+		git -C "$w" -c user.name="$name" -c user.email="$email" cherry-pick "$range" >"$tmp/pick.log" 2>&1 ||
+			{ cat "$tmp/pick.log" >&2; die "$set does not apply on $BASE_TAG alone, as its DEPENDS '-' says"; }
+		range="$BASE_TAG..$(git -C "$w" rev-parse HEAD)"
+	fi
 	say "$set: patches $first..$last, addresses from scripts/get_maintainer.pl"
 	rm -rf "$tmp/fp"
 	git -C "$w" format-patch -q -o "$tmp/fp" "$range"
@@ -143,15 +160,18 @@ while read -r set first last dep; do
 		esac
 	done <"$out/get_maintainer.txt"
 	[ ${#to[@]} -gt 0 ] || die "get_maintainer.pl named no maintainer for $set"
-	while IFS= read -r line; do
+	# the newidle thread's people: not on a fix of something else
+	[ "$kind" = fix ] || while IFS= read -r line; do
 		case $line in '#'* | '') continue ;; esac
 		cc+=(--cc="$line")
 	done <"$letters/cc"
-	r=("${rfc[@]}")
-	[ "$last" -le "$(series_list | grep -c .)" ] || r=(--rfc)
+	case $kind in change) r=("${rfc[@]}") ;; fix) r=() ;; test) r=(--rfc) ;; esac
+	cl=(--cover-letter)
+	[ -f "$letters/$set.txt" ] || cl=()
 	git -C "$w" -c user.name="$name" -c user.email="$email" format-patch -q ${v:+-v"$v"} \
-		${r[@]+"${r[@]}"} --cover-letter --thread=shallow --base="$BASE_TAG" "${to[@]}" "${cc[@]}" \
+		${r[@]+"${r[@]}"} ${cl[@]+"${cl[@]}"} --thread=shallow --base="$BASE_TAG" "${to[@]}" "${cc[@]}" \
 		-o "$out" "$range"
+	[ ${#cl[@]} -gt 0 ] || continue
 	cover=$(ls "$out"/*0000-cover-letter.patch)
 	emu=$letters/emulated-$set.txt
 	[ -f "$emu" ] || emu=/dev/null

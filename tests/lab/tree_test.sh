@@ -54,23 +54,29 @@ me env OUTBOX_BENCH="$scratch/emulated.txt" lab/tools/outbox.sh >"$scratch/outbo
 t_check "outbox: with a report from emulation it is written ($rc)" test "$rc" = 0
 fixes=$scratch/outbox/fixes gate=$scratch/outbox/gate
 cover=$(ls "$gate"/0000-cover-letter.patch 2>/dev/null || echo none)
-exp=$scratch/outbox/experiment
-t_check "outbox: three sets, the fixes (3 mails and a letter), the gate (5 and a letter), the experiment (1 and a letter)" \
-	test "$(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l) $(ls "$exp"/*.patch 2>/dev/null | wc -l)" = "4 6 2"
+exp=$scratch/outbox/experiment dbg=$scratch/outbox/debugfs
+t_check "outbox: four sets, the fixes (3 mails and a letter), the debugfs fix (1, no letter), the gate (5 and a letter), the experiment (1 and a letter)" \
+	test "$(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$dbg"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l) $(ls "$exp"/*.patch 2>/dev/null | wc -l)" = "4 1 6 2"
 t_check "outbox: the experimental set is an RFC for testing, on top of the gate's" \
 	eval 'grep -q "^Subject: \[RFC PATCH 0/1\] .*for testing" "$exp/0000-cover-letter.patch" &&
-		test "$(grep -c "^prerequisite-patch-id: " "$exp/0000-cover-letter.patch")" = 8'
+		test "$(grep -c "^prerequisite-patch-id: " "$exp/0000-cover-letter.patch")" = 9'
+t_check "outbox: the debugfs fix stands alone: a [PATCH] made on the base, no prerequisite" \
+	eval 'grep -q "^Subject: \[PATCH\] sched/debug: Remove a CPU" "$dbg"/0001-*.patch &&
+		grep -q "^base-commit: $(git -C "$LINUX" rev-parse "$BASE_TAG")" "$dbg"/0001-*.patch &&
+		! grep -q "^prerequisite-patch-id: " "$dbg"/0001-*.patch'
+t_check "outbox: the v4 thread's people are copied on the gate, not on the debugfs fix" \
+	eval 'grep -q "Chengfeng Lin" "$cover" && ! grep -q "Chengfeng Lin" "$dbg"/0001-*.patch'
 t_check "outbox: each set numbers its own patches" \
 	eval 'grep -q "^Subject: \[RFC PATCH 1/3\] sched/fair: Fix the off-by-one" "$fixes"/0001-*.patch &&
 		grep -q "^Subject: \[RFC PATCH 1/5\] sched/fair: Add a deterministic" "$gate"/0001-*.patch'
 t_check "outbox: the gate's set names the fixes as prerequisites, after base-commit" \
-	eval 'test "$(grep -c "^prerequisite-patch-id: " "$cover")" = 3 && grep -q "^base-commit: " "$cover"'
+	eval 'test "$(grep -c "^prerequisite-patch-id: " "$cover")" = 4 && grep -q "^base-commit: " "$cover"'
 t_check "outbox: the fixes' letter has its subject and stable policy" \
 	eval 'grep -q "^Subject: \[RFC PATCH 0/3\] sched/fair: Fix the newidle balance success estimate" "$fixes/0000-cover-letter.patch" &&
 		grep -q "stable+noautosel" "$fixes/0000-cover-letter.patch"'
 t_check "outbox: a new series: no version in the subjects" eval '! grep -q "^Subject: \[\(RFC \)\?PATCH v" "$scratch"/outbox/*/*.patch'
-t_check "outbox: without figures from hardware every mail is an [RFC PATCH]" \
-	eval '! grep -h "^Subject: " "$scratch"/outbox/*/*.patch | grep -v -q "^Subject: \[RFC PATCH "'
+t_check "outbox: without figures from hardware every mail of a set that changes scheduling is an [RFC PATCH]" \
+	eval '! grep -h "^Subject: " "$scratch"/outbox/{fixes,gate,experiment}/*.patch | grep -v -q "^Subject: \[RFC PATCH "'
 t_check "outbox: the emulated report is not in the cover letter" eval '! grep -q 424242 "$cover"'
 t_check "outbox: the letter says there is no report from hardware" grep -q 'no benchmark report from hardware' "$cover"
 t_check "outbox: every From: is the sender" eval '! grep -h "^From: " "$scratch"/outbox/*/*.patch | grep -v -q "From: Ada Tester <ada.tester@mail.kernel-lab.org>"'
