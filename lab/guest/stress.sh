@@ -1,8 +1,10 @@
 #!/bin/sh
 # Guest side of 'make stress': wake-heavy load while CPUs go offline and
 # online, cpuset partitions rebuild the sched domains, NI_RANDOM / NI_RATE
-# and sched/verbose are toggled and a reader walks every per-domain newidle
-# file; then bad input; then the verdict. Targets from the environment:
+# and sched/verbose are toggled and a reader walks every per-domain debugfs
+# file (v7.3's own and the series' newidle_*: on the baseline kernel too, so
+# that a splat in that path can be attributed); then bad input; then the
+# verdict. Targets from the environment:
 HOTPLUG=${HOTPLUG:-200} REBUILDS=${REBUILDS:-100} TOGGLES=${TOGGLES:-1000}
 # TOGGLE_FEATURES="NI_RANDOM NI_RATE NI_GATE": the features toggled; every write is
 # read back and only those that took effect count.
@@ -92,15 +94,18 @@ feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 	mv $T/toggle.count.new $T/toggle.count
 ) &
 
-# --- reader: every per-domain newidle file, while all of the above go on
+# --- reader: every per-domain file, while all of the above go on; the
+# reads of the series' newidle_* files are counted apart
 (
-	c=0
+	c=0 n=0
 	while [ ! -e $T/stop ]; do
-		for f in $D/domains/cpu*/domain*/newidle_*; do
-			cat "$f" >/dev/null 2>&1 && c=$((c + 1))
+		for f in $D/domains/cpu*/domain*/*; do
+			cat "$f" >/dev/null 2>&1 || continue
+			c=$((c + 1))
+			case $f in */newidle_*) n=$((n + 1)) ;; esac
 		done
 	done
-	echo $c >$T/read.count
+	echo "$c $n" >$T/read.count
 ) &
 
 # wait for the bounded loops, then stop the open-ended ones
@@ -110,9 +115,10 @@ done
 touch $T/stop
 wait
 
-hp=$(cat $T/hotplug.count) rb=$(cat $T/rebuild.count) rd=$(cat $T/read.count)
+hp=$(cat $T/hotplug.count) rb=$(cat $T/rebuild.count)
+read -r rd rn <$T/read.count
 read -r tg fc vc <$T/toggle.count
-echo "# achieved: $hp hotplug cycles, $rb domain rebuilds, $((fc + vc)) of $tg toggles read back, $rd newidle file reads"
+echo "# achieved: $hp hotplug cycles, $rb domain rebuilds, $((fc + vc)) of $tg toggles read back, $rd per-domain file reads ($rn newidle_*)"
 [ "$hp" -ge "$HOTPLUG" ] && t_ok "hotplug cycles: $hp" || t_notok "hotplug cycles: $hp < $HOTPLUG"
 [ "$rb" -ge "$REBUILDS" ] && t_ok "domain rebuilds: $rb" || t_notok "domain rebuilds: $rb < $REBUILDS"
 nf=$(echo $TOGGLE_FEATURES | wc -w)
@@ -122,8 +128,10 @@ fw=$((tg * nf * 2 / (nf * 2 + 2)))
 [ "$vc" = "$((tg - fw))" ] && [ "$vc" -gt 0 ] && t_ok "sched/verbose toggles: $vc of $((tg - fw)) writes read back" ||
 	t_notok "sched/verbose toggles: $vc of $((tg - fw)) writes read back"
 [ "$tg" -ge "$TOGGLES" ] && t_ok "toggles: $tg writes" || t_notok "toggles: $tg < $TOGGLES"
+[ "$rd" -gt 0 ] && t_ok "per-domain files read during the churn: $rd" ||
+	t_notok "no per-domain file was read"
 if [ $gate = 0 ]; then skip "newidle files read during the churn"
-elif [ "$rd" -gt 0 ]; then t_ok "newidle files read during the churn: $rd"
+elif [ "$rn" -gt 0 ]; then t_ok "newidle files read during the churn: $rn"
 else t_notok "no newidle file was read"; fi
 if [ -s $T/load ]; then t_notok "workloads failed: $(sort $T/load | uniq -c | tr '\n' ' ')"
 elif [ "$(grep -c completions_per_s $T/futex.log)" = 0 ]; then t_notok "no futexbench run finished"

@@ -2,9 +2,12 @@
 # 'make stress': the series under a debug kernel (KASAN, UBSAN, lockdep,
 # atomic-sleep and preempt checks) while CPUs go offline and online, cpuset
 # partitions rebuild the domains, features and sched/verbose toggle and a
-# reader walks the newidle files; then the same run on the baseline kernel,
+# reader walks the per-domain files; then the same run on the baseline kernel,
 # so that a splat can be attributed. Every boot is judged by lab/steps/judge.sh
-# (any splat on the console fails it) and the guest scans its dmesg.
+# (any splat on the console fails it) and the guest scans its dmesg. A
+# baseline kernel's verdict is printed for that attribution and fails
+# nothing: v7.3 reads freed domains through its own per-domain files (KASAN,
+# fixed by the series' debugfs patch), which the baseline-debug run shows.
 # Settings: STRESS_HOTPLUG=200 STRESS_REBUILDS=100 STRESS_TOGGLES=1000
 #           STRESS_TOGGLE_FEATURES="NI_RANDOM NI_RATE NI_GATE"  the features toggled
 #           (v7.3, the baseline kernels: "NI_RANDOM NI_RATE")
@@ -41,8 +44,10 @@ SH
 		"$LAB_TOP/lab/steps/boot.sh" "$v" "$run" "stress-$v"; then
 		say "stress on $v: passed in $(( $(date +%s) - t0 ))s"
 	else
-		say "stress on $v: FAILED after $(( $(date +%s) - t0 ))s (console: $OUT/logs/stress-$v.console)"
-		rc=1
+		case $v in
+		baseline*) say "stress on $v: FAILED after $(( $(date +%s) - t0 ))s, on v7.3: a splat here is v7.3's (console: $OUT/logs/stress-$v.console)" ;;
+		*) say "stress on $v: FAILED after $(( $(date +%s) - t0 ))s (console: $OUT/logs/stress-$v.console)"; rc=1 ;;
+		esac
 	fi
 done
 exit $rc
