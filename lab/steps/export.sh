@@ -85,6 +85,10 @@ export_range "$BASE_TAG..patched" "$PATCHES" "$OUT/exported"
 # The applied state now matches patches/: apply.sh need not redo it.
 write_to "$OUT/applied" echo "$(series_hash) $(git -C "$LINUX" rev-parse patched)"
 if git -C "$LINUX" rev-parse -q --verify refs/heads/experiment >/dev/null; then
+	# a branch made on an older 'patched' would bring that series' commits
+	# into the experimental set
+	git -C "$LINUX" merge-base --is-ancestor patched experiment ||
+		die "branch 'experiment' is not on the current 'patched' (the series changed since it was made): rebase it, git -C $exp rebase --onto patched OLD-PATCHED experiment, then export again (patches/ is written, patches/experiment is not)"
 	export_range patched..experiment "$EXPERIMENT" "$OUT/exported-experiment"
 	write_to "$OUT/experiment.lab-state" echo "$(experiment_hash) $(git -C "$LINUX" rev-parse patched) $(git -C "$LINUX" rev-parse experiment)"
 fi

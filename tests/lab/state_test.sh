@@ -129,6 +129,13 @@ t_check "export: and did" grep -q 'Initialise f, again' "$PATCHES"/0003-*again.p
 echo "# an edit of my own" >>"$PATCHES"/0003-*again.patch
 git -C "$OUT/linux" commit -q --amend -m "sched/fair: Initialise f, a third time" -m "Changed again."
 t_check "export: but not over an edit made to its output since" refuses_with "changes git does not have in: 0003-" lab/steps/export.sh
+sed -i '$d' "$PATCHES"/0003-*again.patch
+git -C "$OUT/linux" branch experiment patched~1
+t_check "export: a branch 'experiment' made on an older 'patched': refused, saying so" \
+	refuses_with "'experiment' is not on the current 'patched'" lab/steps/export.sh
+t_check "export: and it wrote no experimental set" test ! -e "$PATCHES/experiment"
+git -C "$OUT/linux" branch -D experiment >/dev/null
+t_check "negative control: without that branch it exports" lab/steps/export.sh
 
 # --- the lock on out/
 lab/tools/lock.sh bash -c "touch '$scratch/held'; while [ ! -e '$scratch/release' ]; do sleep 0.1; done" &
