@@ -77,7 +77,9 @@ while read -r set first last dep kind; do
 		die "lab/data/letters/sets names '$set', which has more than one patch and no lab/data/letters/$set.txt"
 	[ "$first" -ge 1 ] && [ "$last" -ge "$first" ] && [ "$last" -le "$n" ] ||
 		die "lab/data/letters/sets: $set's patches $first..$last are not within the $n of patches/series and $EXPERIMENT/series"
-	case $dep in -) ;; *) [[ $seen == *" $dep "* ]] || die "lab/data/letters/sets: $set depends on '$dep', which is not a set above it" ;; esac
+	[ "$dep" = - ] || for d in ${dep//,/ }; do
+		[[ $seen == *" $d "* ]] || die "lab/data/letters/sets: $set depends on '$d', which is not a set above it"
+	done
 	case $kind in change|fix|test) ;; *) die "lab/data/letters/sets: $set's KIND is '$kind', not change, fix or test" ;; esac
 	seen+="$set "
 done <<<"$sets"
