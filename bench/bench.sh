@@ -48,7 +48,7 @@ compare() {
 	done
 	[ -z "$bad" ] || { say "error: ${a##*/} and ${b##*/} differ where it matters:${bad#,}; not compared"; exit 7; }
 	for c in $(tail -n +2 "$a/aba.csv" | cut -d, -f2 | sort -u); do
-		cut -d, -f2 "$b/aba.csv" | grep -qx -- "$c" || continue
+		grep -qx -- "$c" <<<"$(cut -d, -f2 "$b/aba.csv")" || continue
 		opts+=(--compare "B/$c,A/$c" --label "A/$c=A: $c" --label "B/$c=B: $c")
 	done
 	[ ${#opts[@]} -gt 0 ] || die "${a##*/} and ${b##*/} have no condition in common"

@@ -160,12 +160,14 @@ variant_src() {
 }
 
 # kmake SRC ARGS...: make in the kernel tree SRC through the compiler
-# cache, with the lab's fixed build stamps (the same inputs, the same kernel)
+# cache, with the lab's fixed build stamps (the same inputs, the same
+# kernel); one kernel make at a time on the machine, whatever the clone
 kmake() {
 	local src=$1
 	shift
-	make -C "$src" CC="ccache gcc" HOSTCC="ccache gcc" KBUILD_BUILD_TIMESTAMP="2026-11-30" \
-		KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab "$@"
+	mkdir -p "$CCACHE_DIR"
+	flock "$CCACHE_DIR/kmake.lock" make -C "$src" CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="2026-11-30" KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab "$@"
 }
 
 # kconfig_lab SRC BUILD LOG FRAGMENT...: BUILD/.config from tinyconfig and the
@@ -189,7 +191,7 @@ kconfig_lab() {
 			END { for (i = 1; i <= n; i++) print v[k[i]] }'); do
 		sym=${line%%=*}
 		want=${line#*=}
-		got=$({ grep -E "^$sym=|^# $sym is not set" "$b/.config" || true; } | head -1)
+		got=$(sed -nE "/^$sym=|^# $sym is not set/{p;q}" "$b/.config")
 		case $got in
 		"$sym=$want") ;;
 		"# $sym is not set") [ "$want" = n ] || bad="$bad $sym" ;;
@@ -242,7 +244,7 @@ git config user.email >/dev/null 2>&1 ||
 # The project's placeholder identity, the author of patches/: "Name <addr>".
 # make outbox signs with the sender's instead.
 project_identity() {
-	git mailinfo /dev/null /dev/null <"$PATCHES/$(series_list | head -1)" |
+	git mailinfo /dev/null /dev/null <"$PATCHES/$(series_list | sed -n 1p)" |
 		sed -n 's/^Author: //p; s/^Email: /</p' | paste -sd' ' | sed 's/$/>/'
 }
 
@@ -292,7 +294,7 @@ BENCH_ICOUNT_LINE="emulated (icount): same cost per instruction, no caches; comp
 # it ran under emulation.
 bench_machine() {
 	local accel=$LAB_ACCEL
-	echo "Machine: host $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+	echo "Machine: host $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p)," \
 		"$(nproc) CPUs; guest QEMU $accel$([ "$accel" = icount ] && echo " shift $LAB_ICOUNT_SHIFT")," \
 		"$LAB_CPUS vCPUs ($LAB_SOCKETS sockets, $LAB_THREADS thread(s) per core)"
 	# TCG and icount are emulation: the figures are not a performance claim

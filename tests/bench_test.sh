@@ -255,7 +255,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "aba -S: sched/verbose on during the run, put back after it" \
 		test "$(cat "$scratch/doms/seen") $(cat "$scratch/verbose")" = "Y N"
 	t_check "counters: the domains' ratio and balance cost (us), start>end" \
-		eval '"$top/bench/counters.py" "$scratch/doms.csv" | grep -qE "^K +mc .*\| 150>125 +\| 3\.0>4\.0$"'
+		eval 'grep -qE "^K +mc .*\| 150>125 +\| 3\.0>4\.0$" <<<"$("$top/bench/counters.py" "$scratch/doms.csv")"'
 	# the same with a mutant that leaves the pinned attempts in balanced
 	mkdir -p "$scratch/mut/bench" "$scratch/mut/lab/guest"
 	cp "$top/lab/guest/sched.sh" "$scratch/mut/lab/guest/"
@@ -299,7 +299,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	# completions/s -> 5 and 12/s, 8.50; CPU 2.0 and 3.0 us -> 2.5000.
 	counters() { "$top/bench/counters.py" "$@"; }
 	# row FILE ROW: a line of the table, its spaces squeezed
-	row() { tr -s ' ' <"$1" | sed 's/^ //' | grep -qxF -- "$2"; }
+	row() { grep -qxF -- "$2" <<<"$(tr -s ' ' <"$1" | sed 's/^ //')"; }
 	counters "$top/tests/fixtures/counters.csv" >"$scratch/cnt.txt"
 	t_check "counters: v7.3's mc, rates per second, ratios and the split of the attempts that pulled nothing" \
 		row "$scratch/cnt.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"
@@ -352,7 +352,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "plan: v7.3, v7.3 + patch 1 and the series from their bench kernels" \
 		eval 'grep -q " v7.3 bench-baseline$" "$scratch/p1.txt" && grep -q " fix1 bench-dicefix$" "$scratch/p1.txt" &&
 			grep -q " dice bench-patched$" "$scratch/p1.txt"'
-	g=$(ls -d "$scratch"/plan/*-kernels | head -1)
+	g=$(ls -d "$scratch"/plan/*-kernels | sed -n 1p)
 	t_check "plan: the boots differ in their delay and the workers' first CPU" \
 		test "$(grep -h '^delay_us=' "$g"/guest-*.sh | sort -u | wc -l)" -gt 1
 	t_check "plan: the dice is the series with NO_NI_GATE, the control with NO_NI_RANDOM" \
@@ -522,7 +522,7 @@ SB
 	t_check "bare-metal: the report has each of the 9 workloads (schbench with SCHBENCH) x 3 comparisons${missing:+ (missing:$missing)}" \
 		test -z "$missing"
 	t_check "bare-metal: the report starts with the machine, its CPUs, the kernel and its features" \
-		eval 'head -1 "$r" | grep -q "^Machine: .*, [0-9]* CPUs; kernel .*; features: $other$"'
+		eval 'grep -q "^Machine: .*, [0-9]* CPUs; kernel .*; features: $other$" <<<"$(sed -n 1p "$r")"'
 	t_check "bare-metal: each table has its delta and 95% interval, B against A and A2" \
 		test "$(grep -c '^  B  NO_NI_[A-Z]* (.*) vs A  .* + A2 .* again: [-+][0-9.]*% \[[-+][0-9.]*%, [-+][0-9.]*%\]' "$r")" -ge 27
 	t_check "bare-metal: bench/counters.py's table after each of the 27" test "$(grep -c '^COUNTERS of .*-.*\.csv$' "$r")" = 27
@@ -540,11 +540,11 @@ SB
 	# (the log's lines: "WORKLOAD FEATURES... | ARGUMENTS")
 	l=$scratch/sb-both.log
 	t_check "bare-metal: norandom's B (NO_NI_RANDOM) ran with NO_NI_GATE and NO_NI_FOUND" \
-		eval 'grep -q " NO_NI_RANDOM " "$l" && ! grep " NO_NI_RANDOM " "$l" | grep -v " NO_NI_GATE NO_NI_FOUND |" | grep -q .'
+		eval 'grep -q " NO_NI_RANDOM " "$l" && test -z "$(grep " NO_NI_RANDOM " "$l" | grep -v " NO_NI_GATE NO_NI_FOUND |")"'
 	t_check "bare-metal: gate's A (NI_GATE) ran with NI_RANDOM and NO_NI_FOUND" \
-		eval 'grep -q " NI_GATE " "$l" && ! grep " NI_GATE " "$l" | grep -v "^[a-z0-9]* NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND |" | grep -q .'
+		eval 'grep -q " NI_GATE " "$l" && test -z "$(grep " NI_GATE " "$l" | grep -v "^[a-z0-9]* NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND |")"'
 	t_check "bare-metal: NI_FOUND's A ran with NI_RANDOM and NO_NI_GATE" \
-		eval 'grep -q " NI_FOUND |" "$l" && ! grep " NI_FOUND |" "$l" | grep -v "^[a-z0-9]* NI_RANDOM NI_RATE NO_NI_GATE NI_FOUND |" | grep -q .'
+		eval 'grep -q " NI_FOUND |" "$l" && test -z "$(grep " NI_FOUND |" "$l" | grep -v "^[a-z0-9]* NI_RANDOM NI_RATE NO_NI_GATE NI_FOUND |")"'
 	t_check "bare-metal: every feature it set put back as it was ($(bstate))" test "$(bstate)" = "$other"
 
 	# v7.3: neither NI_GATE nor NI_FOUND; bench/counters.py not there

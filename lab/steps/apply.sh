@@ -74,9 +74,9 @@ for p in $list; do
 		git -C "$LINUX" am --abort >/dev/null 2>&1 || true
 		git -C "$LINUX" checkout -q -B patched "$BASE_TAG"
 		rm -f "$state"
-		where=$(sed -n 's/^error: patch failed: //p' "$OUT/am.log" | head -1 || true)
+		where=$(sed -n 's/^error: patch failed: //{p;q}' "$OUT/am.log")
 		echo "--- git am said:" >&2
-		{ grep -v '^hint:' "$OUT/am.log" || true; } | head -20 >&2
+		awk '!/^hint:/ && n++ < 20' "$OUT/am.log" >&2
 		if [ -n "$where" ]; then
 			file=${where%:*}
 			line=${where##*:}
@@ -84,7 +84,7 @@ for p in $list; do
 			awk -v f="$file" -v l="$line" '
 				/^diff --git / { infile = (index($0, " b/" f) > 0); next }
 				infile && /^@@ / { split($2, a, ","); s = -a[1]; show = (s == l) }
-				infile && show { print }' "$PATCHES/$p" | head -30 >&2 || true
+				infile && show && n++ < 30 { print }' "$PATCHES/$p" >&2
 		fi
 		die "patch $p (number $n in patches/series) does not apply to $BASE_TAG${where:+: hunk at $where}"
 	fi

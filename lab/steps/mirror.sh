@@ -12,7 +12,7 @@ set -euo pipefail
 etc=${1:-$LAB_APT_ETC}
 osr=${2:-$LAB_OS_RELEASE}
 [ -d "$etc" ] || { echo "mirror: no apt configuration directory $etc" >&2; exit 1; }
-codename=$({ sed -n 's/^VERSION_CODENAME=//p' "$osr" 2>/dev/null || true; } | tr -d '"' | head -1)
+codename=$({ sed -n 's/^VERSION_CODENAME=//p' "$osr" 2>/dev/null || true; } | tr -d '"' | sed -n 1p)
 
 files=()
 [ -f "$etc/sources.list" ] && files+=("$etc/sources.list")

@@ -21,7 +21,7 @@ recipe=$(awk -v v="$variant" '!/^#/ && $2 == v { print $3; exit }' "$LAB_TOP/lab
 series=()
 case $recipe in
 base) ref=$BASE_TAG ;;
-base+[1-9]*) ref=$BASE_TAG; mapfile -t series < <(series_list | head -n "${recipe#base+}" | sed "s|^|$PATCHES/|") ;;
+base+[1-9]*) ref=$BASE_TAG; mapfile -t series < <(series_list | sed -n "1,${recipe#base+}p" | sed "s|^|$PATCHES/|") ;;
 patched) ref=patched ;;
 experiment) ref=experiment ;;
 *) die "no bench kernel $variant with a known TREE in lab/data/bench-kernels (base, base+N, patched, experiment)" ;;

@@ -47,7 +47,7 @@ check_am() {
 	local w ok=0 p
 	# shellcheck disable=SC2046
 	if ! w=$(am_series am "$L/am.log" $(for p in $list; do echo "$PATCHES/$p"; done)); then
-		echo "  $(tail -1 "$L/am.log") does not apply:"; sed '$d; s/^/    /' "$L/am.log" | head -10 || true
+		echo "  $(tail -1 "$L/am.log") does not apply:"; sed -n '$!{1,10s/^/    /p}' "$L/am.log"
 		ok=1
 	fi
 	if [ $ok = 0 ]; then
@@ -141,7 +141,7 @@ check_bisect() {
 				echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): $cfg config builds"
 			else
 				echo "  $n $(git -C "$LINUX" log -1 --format=%s "$c"): $cfg config FAILS ($L/bisect-$n-$cfg.log)"
-				{ grep -E 'error:|Error [0-9]' "$L/bisect-$n-$cfg.log" || true; } | head -5 | sed 's/^/    /'
+				awk '/error:|Error [0-9]/ && n++ < 5 { print "    " $0 }' "$L/bisect-$n-$cfg.log"
 				bad=1
 			fi
 		done

@@ -152,9 +152,9 @@ gate_deb=$(ls "$dest"/linux-image-*-newidle-gate-*.deb)
 exp_deb=$(ls "$dest"/linux-image-*-newidle-exp-*.deb)
 "$LAB_TOP/lab/tools/tester-verify.sh" "$base_deb" "$gate_deb" "$exp_deb"
 {
-	echo "Config: $cfg; compiler: $(gcc --version | head -1)"
+	echo "Config: $cfg; compiler: $(gcc --version | sed -n 1p)"
 	[ -z "$notes" ] || { echo "The lab changed in it, for both kernels:"; sed 's/^/  - /' <<<"$notes"; }
-	echo "Series: lab commit $(git -C "$LAB_TOP" rev-parse --short=12 HEAD)$(git -C "$LAB_TOP" status --porcelain -- patches | grep -q . && echo ' (patches/ modified)'), series hash $(series_hash)"
+	echo "Series: lab commit $(git -C "$LAB_TOP" rev-parse --short=12 HEAD)$([ -z "$(git -C "$LAB_TOP" status --porcelain -- patches)" ] || echo ' (patches/ modified)'), series hash $(series_hash)"
 	"$LAB_TOP/lab/tools/tester-checklist.sh" "$base_deb" "$gate_deb" "$exp_deb"
 } >"$dest/CHECKLIST.txt"
 cat "$dest/CHECKLIST.txt"

@@ -15,7 +15,7 @@ for p in $(experiment_list); do
 done
 # the first patch with a C line made too long and a trailing space added
 # after its first added line of C
-p=$(series_list | head -1 || true)
+p=$(series_list | sed -n 1p)
 awk '{ print } /^diff --git .*\.[ch]$/ { c = 1 } c && /^\+[^+]/ && !done {
 	print "+\tunsigned long a_variable_with_a_long_name_to_make_the_line_long = 0, b = 0, c_as_well = 0; "; done = 1 }' \
 	"$PATCHES/$p" >"$scratch/$p"

@@ -22,6 +22,18 @@ rule_pipefail() {
 	return $bad
 }
 
+# rule_no_early_reader ROOT: in a script with pipefail, no pipe into a
+# reader that can stop before its input ends (grep -q/-m/-l, head): the
+# writer then dies of SIGPIPE or not, by timing, and so does the pipeline.
+# Read a command's output whole instead: grep -q X <<<"$(cmd)", sed -n 1p.
+rule_no_early_reader() {
+	local root=$1 hits
+	hits=$(grep -lr --include='*.sh' -e pipefail "$root/lab" "$root/bench" "$root/tests" "$root/sim" 2>/dev/null |
+		xargs -r grep -HnE '\|[[:space:]]*(head|grep[[:space:]]+(-[A-Za-z]*[qmlL][A-Za-z]*|--quiet|--max-count|--files-with))([[:space:]]|$)' |
+		grep -vE '^[^:]*:[0-9]+:[[:space:]]*#' || true)
+	[ -z "$hits" ] || { echo "a pipe into a reader that can stop early:"; echo "$hits" | sed "s|$root/|  |"; return 1; }
+}
+
 # rule_one_place ROOT: each step lives once. The pipeline's steps are run by
 # lab/prepare.sh only; futexbench is compiled by bench/build-futexbench.sh
 # only; TAP results are printed by lab/guest/tap.sh only; cpio archives
@@ -80,7 +92,7 @@ rule_documented() {
 		f=$root/bench/$f
 		[ -f "$f" ] || continue
 		for name in $(grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' "$f" | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u); do
-			sed -n '2,/^[^#]/p' "$f" | grep -qw -- "$name" ||
+			grep -qw -- "$name" <<<"$(sed -n '2,/^[^#]/p' "$f")" ||
 				{ echo "${f#"$root"/}: reads $name but its head comment does not name it"; bad=1; }
 		done
 	done

@@ -119,7 +119,7 @@ t_check "negative control: a refusal for another reason is not taken for it" \
 aba -k 2 -s 1 -b 7 -o "$scratch/aba.csv" 2>/dev/null
 t_check "aba: two runs of A, B, A2 measured" test "$(grep -c '^futex,A2,[12],completions_per_s,' "$scratch/aba.csv")" = 2
 t_check "aba: the CSV's layout is bench/stats.py's, the boot (-b) last" \
-	eval 'head -1 "$scratch/aba.csv" | grep -qx "workload,condition,run,metric,value,boot" &&
+	eval 'test "$(sed -n 1p "$scratch/aba.csv")" = "workload,condition,run,metric,value,boot" &&
 		test "$(grep -c "^futex,[AB2]*,[12],completions_per_s,100.5,7$" "$scratch/aba.csv")" = 6'
 t_check "negative control: a boot that is not a number is refused" refuses_with "take positive numbers" aba -b x
 touch "$scratch/crash"
@@ -227,6 +227,11 @@ t_check "collect: a workload failed in the guest is an error, shown" refuses_wit
 
 # --- the rules, on the project and (negative controls) on a tree that breaks them
 t_check "rules: every script keeps its errors (set -euo pipefail / set -eu)" rule_pipefail "$top"
+t_check "rules: no pipe into grep -q or head under pipefail (SIGPIPE by timing)" rule_no_early_reader "$top"
+mkdir -p "$scratch/early/tests"
+printf '#!/bin/bash\nset -euo pipefail\nseq 9 %s grep -q 1\nx=$(seq 9 %s head -1)\n# seq 9 %s head -1 in a comment\n' '|' '|' '|' >"$scratch/early/tests/e.sh"
+t_check "negative control: both pipes found, not the comment" \
+	eval 'test "$(rule_no_early_reader "$scratch/early" | grep -c "e.sh:[0-9]")" = 2'
 t_check "rules: each pipeline step, the futexbench compile, TAP output and cpio packing live in one place" rule_one_place "$top"
 make -s help >"$scratch/help.txt"
 t_check "rules: make help lists the targets" grep -q '^ *make check ' "$scratch/help.txt"
@@ -281,7 +286,7 @@ t_check "make: PRESET, not a setting, is refused, naming BENCH_PRESET" \
 sc() { shellcheck -S warning -e SC2034,SC2154 "$@" >"$scratch/sc.out" 2>&1; }
 mapfile -t scripts < <(git ls-files '*.sh' .ci/run)
 t_check "shellcheck: the project's ${#scripts[@]} scripts have no warning" sc "${scripts[@]}"
-[ ! -s "$scratch/sc.out" ] || sed 's/^/# /' "$scratch/sc.out" | head -40
+[ ! -s "$scratch/sc.out" ] || sed -n '1,40s/^/# /p' "$scratch/sc.out"
 printf '#!/bin/bash\nset -euo pipefail\nd=$1\nrm -rf $d/bin\n' >"$scratch/sc-bad.sh"
 t_check "negative control: shellcheck flags an unquoted rm -rf" not sc "$scratch/sc-bad.sh"
 t_done
