@@ -11,7 +11,7 @@ set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 TABLE.TXT... (sim/run.sh writes them to out/sim)" >&2; exit 2; }
 files=("$@")
 if [ $# = 1 ]; then
-	for f in "$(dirname "$1")"/[B-D]-*.txt; do
+	for f in "$(dirname "$1")"/[B-E]-*.txt; do
 		[ -f "$f" ] && [ "$f" != "$1" ] && files+=("$f")
 	done
 fi
@@ -21,9 +21,9 @@ done
 awk '
 function miss(what) { printf "%s: the gate misses its claim\n", what > "/dev/stderr"; bad = 1 }
 /same [0-9]+ visits/ { match($0, /same [0-9]+ visits/); visits = substr($0, RSTART + 5, RLENGTH - 12) }
-# D: N, scenario, gate, states, rotating, states, aligned, dice range, claim
+# D: N, scenario, gate, states, restart, states, dice range, claim
 /^ *[0-9]+ +(constant|moving|decay) +[-+][0-9]+ / {
-	ls[++nls] = sprintf("  %4s  %-15s %6s %9s %12s  %-11s", $1, scen[$2], $3, $5, $7, $8)
+	ls[++nls] = sprintf("  %4s  %-15s %6s %8s  %-11s", $1, scen[$2], $3, $4, $7)
 	if ($NF != "met") miss("lockstep, N=" $1 ", " $2)
 }
 # A: T, jitter, design, mean, worst (k), sd, claim
@@ -46,6 +46,8 @@ function miss(what) { printf "%s: the gate misses its claim\n", what > "/dev/std
 		if (d == "gate/64" && $NF != "met") miss("lock-on, T=" t ", jitter " j)
 	}
 }
+# E: instructions per decision
+/^ +(dice|plain|gate) +[0-9.]+$/ { cost[$1] = $2 }
 # C: the count from CPU 0 and from every start, the gaps
 /^ *count, CPU 0: / { cnt0 = $4; if ($NF != "met") miss("count, CPU 0") }
 /^ *count, CPUs / {
@@ -64,28 +66,29 @@ END {
 		print "no count or gap lines of table C found" > "/dev/stderr"; bad = 1
 	}
 	printf "  CPUs 0..N-1 making the same %s visits at a common ratio: the most\n", visits
-	printf "  attempting on one visit above ceil(N * (1 + ratio) / 1024)\n"
-	printf "  (shared: places shared by the CPUs and rotated together; band starts:\n"
-	printf "  this series with CPU n started at the start of band n)\n"
-	printf "     N  ratio             gate    shared  band starts  dice, 8 seeds\n"
+	printf "  attempting on one visit above ceil(N * (1 + ratio) / 1024), and the\n"
+	printf "  CPUs'"'"' distinct states at the end\n"
+	printf "     N  ratio             gate   states  dice, 8 seeds\n"
 	for (i = 1; i <= nls; i++) { row = ls[i]; sub(/ +$/, "", row); print row }
 	printf "\n  pulls / the dice when pull chances come every k-th visit:\n"
 	printf "  mean over k = 2..1024 / worst k, in %%\n"
-	printf "  NI_RATE  jitter  gate           places at 0    dice, other draws\n"
+	printf "  NI_RATE  jitter  gate           places at 0    hash_32 places dice, other draws\n"
 	for (i = 1; i <= nlo; i++) {
 		split(order[i], tj, SUBSEP)
 		g = order[i] SUBSEP "gate/64"; p = order[i] SUBSEP "plain/64"
-		r = order[i] SUBSEP "fixed dice/64 again"
-		if (!(g in cell) || !(p in cell) || !(r in cell)) {
+		h = order[i] SUBSEP "golden/64"; r = order[i] SUBSEP "fixed dice/64 again"
+		if (!(g in cell) || !(p in cell) || !(h in cell) || !(r in cell)) {
 			printf "T=%s jitter %s: a row is missing\n", tj[1], tj[2] > "/dev/stderr"
 			bad = 1; continue
 		}
-		row = sprintf("  %5s    %5s   %s  %s  %s", tj[1], tj[2], cell[g], cell[p], cell[r])
+		row = sprintf("  %5s    %5s   %s  %s  %s  %s", tj[1], tj[2], cell[g], cell[p], cell[h], cell[r])
 		sub(/ +$/, "", row)
 		print row
 	}
 	printf "\n  attempts - floor(S), S the sum of (1 + ratio) / 1024 since the domain\n"
 	printf "  was built, from every CPU start: %s (from a band start: %s)\n", cntall, cnt0
 	printf "  the longest gap at a steady ratio r against ceil(2047 / (1 + r)):\n  %s\n", gap
+	if ("gate" in cost && "dice" in cost)
+		printf "\n  instructions per decision at ratio 100 (callgrind, -O2, the loop\n  included): the gate %.1f, v7.3'"'"'s dice %.1f\n", cost["gate"], cost["dice"]
 	exit bad
 }' "${files[@]}"

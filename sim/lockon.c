@@ -73,6 +73,7 @@ static const struct variant lockon_variants[] = {
 	{ .design = DICE, .shift = SHIFT, .redraw = 3 },
 	{ .design = GATE, .shift = SHIFT },
 	{ .design = PLAIN, .shift = SHIFT },
+	{ .design = GOLDEN, .shift = SHIFT },
 	{ .design = DICE, .shift = 0 },		/* patch 1: the fixed dice ... */
 	{ .design = DICE73, .shift = 0 },	/* ... against v7.3's */
 };
@@ -82,7 +83,8 @@ static const struct variant lockon_variants[] = {
 #define NR_AGAIN	3
 #define LV_GATE		4
 #define LV_PLAIN	5
-#define LV_INT		6
+#define LV_GOLDEN	6
+#define LV_INT		7
 
 static const unsigned int lockon_rates[] = { 0, 8 };
 static const double lockon_jitters[] = { 0, 0.01 };
@@ -246,7 +248,7 @@ void table_lockon(void)
 				       lockon_rates[r], 100 * lockon_jitters[j],
 				       variant_name(&lockon_variants[v]), 100 * rel.mean,
 				       100 * rel.worst, rel.worst_k, 100 * rel.sd,
-				       v == LV_GATE || v == LV_PLAIN ?
+				       v == LV_GATE || v == LV_PLAIN || v == LV_GOLDEN ?
 				       lockon_pass(&l, r, j, v) ? "met" : "MISSED" : "-");
 			}
 			printf("\n");
@@ -265,7 +267,7 @@ void table_lockon(void)
 
 void check_lockon(void)
 {
-	struct lockon l = { .seeds = 2, .nv = LV_PLAIN + 1, .target = 200, .cap = 1UL << 25 };
+	struct lockon l = { .seeds = 2, .nv = LV_GOLDEN + 1, .target = 200, .cap = 1UL << 25 };
 	unsigned int r, j;
 
 	lockon_compute(&l);
@@ -273,6 +275,7 @@ void check_lockon(void)
 		for (j = 0; j < NR_JIT; j++) {
 			struct rel g = lockon_rel(&l, r, j, LV_GATE, 0);
 			struct rel p = lockon_rel(&l, r, j, LV_PLAIN, 0);
+			struct rel h = lockon_rel(&l, r, j, LV_GOLDEN, 0);
 			struct rel d = lockon_again(&l, r, j);
 
 			tap(lockon_pass(&l, r, j, LV_GATE),
@@ -283,6 +286,10 @@ void check_lockon(void)
 			    "negative: plain misses that (T=%u, jitter %.0f%%): mean %.1f%%, worst %.1f%% (k=%u)",
 			    lockon_rates[r], 100 * lockon_jitters[j], 100 * p.mean, 100 * p.worst,
 			    p.worst_k);
+			tap(!lockon_pass(&l, r, j, LV_GOLDEN),
+			    "negative: a multiplicative place (golden) misses that (T=%u, jitter %.0f%%): mean %.1f%%, worst %.1f%% (k=%u)",
+			    lockon_rates[r], 100 * lockon_jitters[j], 100 * h.mean, 100 * h.worst,
+			    h.worst_k);
 		}
 	}
 	munmap(l.pulls, NR_RATE * NR_JIT * NR_K * NR_LV * sizeof(*l.pulls));

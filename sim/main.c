@@ -39,10 +39,6 @@ static int cost(const char *what, unsigned int ratio, unsigned long visits)
 	} else if (!strcmp(what, "plain")) {
 		for (v = 0; v < visits; v++)
 			n += plain_visit(&g.pos, ratio);
-	} else if (!strcmp(what, "rotating")) {
-		g.state = rotating_gate_init(1);
-		for (v = 0; v < visits; v++)
-			n += rotating_gate(&g.state, ratio);
 	} else if (!strcmp(what, "gate")) {
 		for (v = 0; v < visits; v++)
 			n += newidle_gate(&g.state, ratio);
@@ -151,6 +147,6 @@ int main(int argc, char **argv)
 	    !cost(argv[2], atoi(argv[3]), strtoul(argv[4], NULL, 10)))
 		return 0;
 	fprintf(stderr, "usage: gate_sim [table [A|B|C|D]... | check | timeline RATIO VISITS |\n"
-		"                 cost dice|plain|rotating|gate RATIO VISITS]\n");
+		"                 cost dice|plain|gate RATIO VISITS]\n");
 	return 2;
 }

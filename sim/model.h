@@ -4,14 +4,14 @@
 /*
  * A model of the newidle balance gate, in userspace: no kernel runs.
  *
- * It builds the tree's kernel/sched/newidle.h (the gate) and, renamed to
- * rotating_*, the gate of series v2 (tests/negative/gates/rotating.h), and
- * sets them against
+ * It builds the tree's kernel/sched/newidle.h (the gate) and sets it against
  *
  *   v7.3 dice   prandom_u32_state() % 1024 <= 1 + ratio: (2 + ratio) / 1024
  *   fixed dice  the same, < 1 + ratio (patch 1)
  *   plain       pos += 1 + ratio; attempt and pos -= 1024 when pos >= 1024
- *   no owed     newidle_gate() without its owed bit (a negative control)
+ *   negative controls: the gate without its owed attempt (no owed), one
+ *   that an attempt restarts at the first band (restart), and one whose
+ *   places follow the band, hash_32()'s multiply alone (golden)
  *
  * and models update_newidle_stats() with v7.3's whole-visit weights and
  * the series' 1/64ths (newidle_success_weight()). The NI_RATE term
@@ -39,9 +39,7 @@
 #include <linux/math.h>	/* lab/host/include: with reciprocal_scale() */
 
 #include NEWIDLE_H	/* the tree's newidle.h, or $SIM_NEWIDLE_H (sim/run.sh) */
-#include ROTATING_H	/* series v2's gate, renamed by sim/run.sh */
-/* NEWIDLE_SUCCESS_SHIFT and newidle_success_weight(), from sched.h and fair.c */
-#include ESTIMATOR_H
+#include GOLDEN_H	/* the gate with golden_gate_place(), from sim/run.sh */
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #define SCALE		NEWIDLE_SCALE
@@ -129,39 +127,56 @@ static inline void taus_seed(struct taus *t, u64 key)
  * The designs: which visits of a domain attempt
  */
 
-enum design { DICE73, DICE, PLAIN, ROTATING, GATE, NOOWED, ALIGNED, NR_DESIGNS };
+enum design { DICE73, DICE, PLAIN, RESTART, GATE, NOOWED, GOLDEN, NR_DESIGNS };
 
 static const char *const design_name[NR_DESIGNS] __attribute__((unused)) = {
 	[DICE73] = "v7.3 dice", [DICE] = "fixed dice", [PLAIN] = "plain",
-	[ROTATING] = "rotating", [GATE] = "gate", [NOOWED] = "no owed", [ALIGNED] = "aligned",
+	[RESTART] = "restart", [GATE] = "gate", [NOOWED] = "no owed", [GOLDEN] = "golden",
 };
 
 struct gate {
 	enum design design;
-	u32 state;		/* GATE, NOOWED, ROTATING, ALIGNED */
+	u32 state;		/* GATE, NOOWED, RESTART, GOLDEN */
 	unsigned int pos;	/* PLAIN */
 	struct taus dice;	/* DICE73, DICE */
 };
 
-#define POS_MASK	(NEWIDLE_BANDS * NEWIDLE_SCALE - 1)
+#define AHEAD		NEWIDLE_GATE_AHEAD
 
 /* The threshold of @band as a position, where newidle_gate_place() puts it */
 static inline u32 gate_threshold(u32 band)
 {
-	band %= NEWIDLE_BANDS;
+	band %= NEWIDLE_GATE_BANDS;
 	return band * NEWIDLE_SCALE + newidle_gate_place(band);
+}
+
+/* The state with its next threshold one band on (the one after is next) */
+static inline u32 gate_next(u32 gate)
+{
+	u32 band = gate >> AHEAD;
+	int ahead = sign_extend32(gate, AHEAD - 1) - newidle_gate_place(band);
+
+	band = (band + 1) % NEWIDLE_GATE_BANDS;
+	return newidle_gate_pack(band, ahead + SCALE + newidle_gate_place(band));
 }
 
 /* newidle_gate() with the owed attempt dropped: the count's negative control */
 static inline bool noowed_gate(u32 *gate, unsigned int ratio)
 {
-	u32 pos = *gate >> 1, band = pos / NEWIDLE_SCALE;
-	unsigned int due = *gate & 1;
+	if (!newidle_gate(gate, ratio))
+		return false;
+	if (sign_extend32(*gate, AHEAD - 1) < 0)
+		*gate = gate_next(*gate);
+	return true;
+}
 
-	due += ((gate_threshold(band) - pos) & POS_MASK) < 1 + ratio;
-	due += ((gate_threshold(band + 1) - pos) & POS_MASK) < 1 + ratio;
-	*gate = (pos + 1 + ratio) << 1;
-	return due;
+/* newidle_gate() restarted at the first band by an attempt: CPUs merge */
+static inline bool restart_gate(u32 *gate, unsigned int ratio)
+{
+	if (!newidle_gate(gate, ratio))
+		return false;
+	*gate = newidle_gate_pack(0, newidle_gate_place(0));
+	return true;
 }
 
 /* CPU @cpu of a domain as sd_init() starts it; plain starts where the gate does in its band */
@@ -169,11 +184,8 @@ static inline void gate_init(struct gate *g, enum design design, unsigned int cp
 {
 	memset(g, 0, sizeof(*g));
 	g->design = design;
-	g->state = design == ROTATING ? rotating_gate_init(cpu) : newidle_gate_init(cpu);
-	/* the gate with every CPU started at a band's start: the count's trade */
-	if (design == ALIGNED)
-		g->state = (cpu * NEWIDLE_SCALE) << 1;
-	g->pos = (newidle_gate_init(cpu) >> 1) % SCALE;
+	g->state = design == GOLDEN ? golden_gate_init(cpu) : newidle_gate_init(cpu);
+	g->pos = cpu * NEWIDLE_GATE_STRIDE % SCALE;
 	taus_seed(&g->dice, seed);
 }
 
@@ -195,10 +207,11 @@ static inline bool gate_visit(struct gate *g, unsigned int ratio)
 	switch (g->design) {
 	case PLAIN:
 		return plain_visit(&g->pos, ratio);
-	case ROTATING:
-		return rotating_gate(&g->state, ratio);
+	case RESTART:
+		return restart_gate(&g->state, ratio);
+	case GOLDEN:
+		return golden_gate(&g->state, ratio);
 	case GATE:
-	case ALIGNED:
 		return newidle_gate(&g->state, ratio);
 	case NOOWED:
 		return noowed_gate(&g->state, ratio);
@@ -210,23 +223,20 @@ static inline bool gate_visit(struct gate *g, unsigned int ratio)
 }
 
 /*
- * Visits that pass no threshold, with no attempt owed, only move the
- * position on: how many of the next @n visits at @ratio (below 1024) do,
+ * Visits that pass no threshold, with no attempt owed, only count the
+ * distance down: how many of the next @n visits at @ratio (below 1024) do,
  * made in one step. The check compares this with newidle_gate() visit by
  * visit.
  */
 static inline unsigned long newidle_quiet(u32 *gate, unsigned int ratio, unsigned long n)
 {
-	u32 step = 1 + ratio, pos = *gate >> 1, band = pos / SCALE, d;
+	int ahead = sign_extend32(*gate, AHEAD - 1);
 	unsigned long quiet;
 
-	if (*gate & 1)
+	if (ahead < 0)
 		return 0;
-	d = (gate_threshold(band) - pos) & POS_MASK;
-	if (d >= SCALE)		/* passed already: the next band's */
-		d = (gate_threshold(band + 1) - pos) & POS_MASK;
-	quiet = d / step < n ? d / step : n;
-	*gate = (u32)(pos + (u64)quiet * step) << 1;
+	quiet = (unsigned long)ahead / (1 + ratio) < n ? (unsigned long)ahead / (1 + ratio) : n;
+	*gate -= quiet * (1 + ratio);
 	return quiet;
 }
 

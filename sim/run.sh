@@ -9,7 +9,7 @@
 # model against the tree (the outbox's check that it still does).
 # Usage: sim/run.sh [table|check|build|all]   (all: the default; table: A-D only)
 # SIM_NEWIDLE_H=path builds against that newidle.h instead of the tree's (a
-# gate not yet in out/linux); the estimator still comes from the tree.
+# gate not yet in out/linux).
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 mode=${1:-all}
@@ -19,26 +19,19 @@ table|check|build|all) ;;
 esac
 hdr=${SIM_NEWIDLE_H:-$LINUX/kernel/sched/newidle.h}
 [ -f "$hdr" ] || die "no $hdr: the series is not applied (run 'make apply')"
-neg=$LAB_TOP/tests/negative/gates/rotating.h
-[ -f "$neg" ] || die "no $neg: series v2's gate, the model's negative control"
 need gcc
 d=$OUT/sim
 mkdir -p "$d"
 lab_settings_dump >"$d/settings.txt"
-# the success weight as the tree has it (sched.h, fair.c), as a header
-est=$d/estimator.h
-{
-	grep -m1 '^#define NEWIDLE_SUCCESS_SHIFT' "$LINUX/kernel/sched/sched.h" || true
-	awk '/^static inline unsigned int newidle_success_weight\(/,/^}/' "$LINUX/kernel/sched/fair.c"
-} >"$est"
-grep -q '^#define NEWIDLE_SUCCESS_SHIFT' "$est" && grep -q '^}' "$est" ||
-	die "the tree has no NEWIDLE_SUCCESS_SHIFT (kernel/sched/sched.h) or newidle_success_weight() (kernel/sched/fair.c)"
-# series v2's gate beside the tree's: its names and include guard renamed,
-# without the first line (the KUnit harness's note of the cases it fails)
-sed '1d; s/newidle_gate/rotating_gate/g; s/NEWIDLE_/ROTATING_/g' "$neg" >"$d/rotating.h"
+# the lock-on's negative control: the tree's gate renamed, its places from
+# a multiply alone (hash_32()'s golden ratio), which follow the band
+sed 's/newidle_/golden_/g; s/NEWIDLE_/GOLDEN_/g' "$hdr" |
+	awk '/^static inline u32 golden_gate_place\(/ { print; getline; print; print "\treturn band * 0x61c88647 >> 22;"; skip = 1; next }
+		skip && /^}/ { skip = 0 } !skip' >"$d/golden.h"
+grep -q 'return band \* 0x61c88647' "$d/golden.h" || die "$hdr has no newidle_gate_place() to replace"
 # lab/host/include and tools/include have the kernel's types, hash.h, jhash.h and math.h
 gcc -O2 -g -Wall -Wextra -Werror -I"$LAB_TOP/lab/host/include" -I"$LINUX/tools/include" \
-	-DNEWIDLE_H="\"$hdr\"" -DROTATING_H="\"$d/rotating.h\"" -DESTIMATOR_H="\"$est\"" \
+	-DNEWIDLE_H="\"$hdr\"" -DGOLDEN_H="\"$d/golden.h\"" \
 	-o "$d/gate_sim" "$LAB_TOP"/sim/*.c -lm
 
 case $mode in
@@ -70,13 +63,13 @@ cost() {
 		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$d/gate_sim" cost "$1" 100 "$2" 2>&1 |
 			sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 	}
-	for g in dice plain rotating gate; do
+	for g in dice plain gate; do
 		a=$(ir $g 100000)
 		b=$(ir $g 300000)
 		printf '   %-8s %6.2f\n' "$g" "$(echo "($b - $a) / 200000" | bc -l)"
 	done
 	echo
-	echo "   (dice: v7.3's, taus113 % 1024; rotating: series v2's gate; gate: newidle_gate())"
+	echo "   (dice: v7.3's, taus113 % 1024; plain: one add and compare; gate: newidle_gate())"
 }
 cost | tee "$d/E-cost.txt"
 

@@ -91,22 +91,23 @@ say "the model: built against the tree, then its table A for the cover letter"
 table=${OUTBOX_SIM_TABLE:-$OUT/sim/A-lockon.txt}
 if [ -z "${OUTBOX_SIM_TABLE:-}" ] && { [ ! -f "$table" ] ||
 	[ -n "$(find "$LAB_TOP/sim" "$LINUX/kernel/sched/newidle.h" -newer "$table" -name '*.[ch]' -o -newer "$table" -name run.sh)" ]; }; then
-	say "table A is missing or older than the model's inputs: sim/run.sh table (minutes)"
-	"$LAB_TOP/sim/run.sh" table >"$tmp/sim.raw" 2>"$tmp/sim.err" ||
-		{ tail -n 5 "$tmp/sim.err" >&2; die "the sim did not run (sim/run.sh table): no outbox written"; }
+	say "table A is missing or older than the model's inputs: sim/run.sh (minutes)"
+	"$LAB_TOP/sim/run.sh" >"$tmp/sim.raw" 2>"$tmp/sim.err" ||
+		{ tail -n 5 "$tmp/sim.err" >&2; die "the sim did not run (sim/run.sh): no outbox written"; }
 fi
 "$LAB_TOP/sim/cover-table.sh" "$table" >"$tmp/sim.txt" ||
 	die "the model's table A ($table) does not back the cover letter (above): no outbox written"
 report=$OUTBOX_BENCH
-# a series that changes scheduling without figures from hardware is an RFC
+# a series that changes scheduling without figures from hardware is an RFC;
+# the letters say nothing of hardware until there are figures
 rfc=(--rfc)
+: >"$tmp/bench.txt"
 if [ ! -f "$report" ]; then
-	echo "  (no benchmark report from hardware yet)" >"$tmp/bench.txt"
+	:
 elif grep -q -i -E 'EMULATED|emulated \(icount\)|QEMU' "$report"; then
 	say "not pasting $report: it comes from emulation (a model machine, not figures)"
-	echo "  (no benchmark report from hardware yet)" >"$tmp/bench.txt"
 else
-	sed 's/^/  /; s/ *$//' "$report" >"$tmp/bench.txt"
+	{ echo "Benchmarks on hardware:"; echo; sed 's/^/  /; s/ *$//' "$report"; echo; } >"$tmp/bench.txt"
 	rfc=()
 fi
 [ ${#rfc[@]} = 0 ] || say "no benchmark report from hardware: the sets go out as [RFC PATCH]"
@@ -183,7 +184,7 @@ import sys
 cover, tmpl, base, simf, benchf, emuf, emukey = sys.argv[1:8]
 t = open(tmpl).read().replace("@BASE@", base)
 t = t.replace("@SIM_TABLE@", open(simf).read().rstrip("\n"))
-t = t.replace("@BENCH_TABLE@", open(benchf).read().rstrip("\n"))
+t = t.replace("@BENCH_TABLE@\n", open(benchf).read())
 t = t.replace("@" + emukey + "@", open(emuf).read().strip("\n"))
 subject, blurb = t.split("\n", 1)
 c = open(cover).read()
