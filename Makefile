@@ -52,7 +52,7 @@ sim:
 bench:
 	bench/bench.sh features
 
-#: make bench-kernels  v7.3, v7.3 + patch 1 and the series compared across boots (BENCH_PRESET)
+#: make bench-kernels  v7.3, v7.3 + the off-by-one fix and the series compared across boots (BENCH_PRESET)
 bench-kernels:
 	bench/bench.sh kernels
 

@@ -263,7 +263,8 @@ base_line() {
 checkpatch_findings() {
 	local p=$1 name=${2:-$(basename "$1")} msg bad=0 out
 	name=$(echo "$name" | sed -E 's/^(v[0-9]+-)?[0-9]{4}-//')
-	out=$("$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --no-summary "$p" 2>&1) || true
+	# on stdin: a patch file git tracks is read as a source file otherwise
+	out=$("$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --no-summary - <"$p" 2>&1) || true
 	while IFS= read -r msg; do
 		[ -n "$msg" ] || continue
 		if awk -F'\t' -v p="$name" -v m="$msg" '!/^#/ && index(p, $1) == 1 && $2 == m { f = 1 }

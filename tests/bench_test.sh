@@ -349,7 +349,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 		test "$(awk -v n="$nk" '{ r = int(($1 - 1) / n); print r, $2 }' "$scratch/p1.txt" | sort -u | wc -l)" = $((3 * nk))
 	t_check "plan: the same seed gives the same boots" cmp -s "$scratch/p1.txt" "$scratch/p2.txt"
 	t_check "negative control: another seed gives another order" eval '! cmp -s "$scratch/p1.txt" "$scratch/p3.txt"'
-	t_check "plan: v7.3, v7.3 + patch 1 and the series from their bench kernels" \
+	t_check "plan: v7.3, v7.3 + the off-by-one fix and the series from their bench kernels" \
 		eval 'grep -q " v7.3 bench-baseline$" "$scratch/p1.txt" && grep -q " fix1 bench-dicefix$" "$scratch/p1.txt" &&
 			grep -q " dice bench-patched$" "$scratch/p1.txt"'
 	g=$(ls -d "$scratch"/plan/*-kernels | sed -n 1p)

@@ -25,6 +25,7 @@ passed=0 failed=0 skipped=0 failed_parts=""
 mkdir -p "$OUT/logs"
 lab_settings_dump >"$OUT/logs/check-settings.txt"
 declare -A ready=()
+times=""
 
 # prepared NEED: what a part needs is there (prepared once, on first need)
 prepared() {
@@ -46,7 +47,8 @@ prepared() {
 # part NAME NEED COMMAND: run a part, count its TAP
 part() {
 	local name=$1 need=$2 cmd=$3 log=$OUT/logs/check-$1.log err=$OUT/logs/check-$1.err
-	local rc=0 p f s
+	local rc=0 p f s t1
+	t1=$(date +%s)
 	say "== $name"
 	if ! prepared "$need"; then
 		say "== $name: not run: ${ready[$need]}; 1 failed"
@@ -73,6 +75,7 @@ part() {
 	failed=$((failed + f))
 	skipped=$((skipped + s))
 	[ "$f" = 0 ] || failed_parts="$failed_parts $name"
+	times+=$(printf '  %-15s %5ss  %s passed, %s failed\n' "$name" "$(( $(date +%s) - t1 ))" "$p" "$f")$'\n'
 	say "== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - t0 ))s so far)"
 }
 
@@ -89,6 +92,8 @@ while read -r name need cmd; do
 	part "$name" "$need" "$cmd"
 done <"$parts"
 
+echo "seconds per part (the first part needing the tree or the kernel includes preparing it):"
+printf '%s' "$times"
 echo "make check took $(( $(date +%s) - t0 ))s${failed_parts:+; failed:$failed_parts}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

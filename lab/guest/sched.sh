@@ -28,6 +28,19 @@ set_feat() {
 	[ "$(feat "${1#NO_}")" = "$1" ]
 }
 
+# partition CPUS|off: CPUS made a root cpuset partition of their own (a
+# sched domain rebuild that keeps the other CPUs' domains) and the
+# partition removed again with 'off' (cgroup2 with cpuset)
+partition() {
+	pt_cg=/sys/fs/cgroup/lab-partition
+	if [ "$1" = off ]; then
+		echo member >$pt_cg/cpuset.cpus.partition && rmdir $pt_cg
+		return
+	fi
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control && mkdir $pt_cg &&
+		echo "$1" >$pt_cg/cpuset.cpus && echo root >$pt_cg/cpuset.cpus.partition
+}
+
 # rebuild_domains CPUS: rebuild the sched domains, a cpuset partition of
 # CPUS switched to root and back to member (cgroup2 with cpuset)
 # (the cgroup is removed again whatever happened; its status is the switch's)

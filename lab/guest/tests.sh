@@ -8,6 +8,13 @@ mode=${1:-}
 . /lab/tap.sh
 
 . /lab/sched.sh
+# kill_all COMM: SIGKILL to every process of that name (leftovers of a
+# negative control, which must not pollute the next)
+kill_all() {
+	for pid in $(ps -o pid,comm | awk -v c="$1" '$2 == c { print $1 }'); do
+		kill -9 "$pid" 2>/dev/null || true
+	done
+}
 
 echo "TAP version 13"
 # NI_RANDOM, NI_GATE and NI_RATE: each off and on again, read back after
@@ -130,7 +137,7 @@ if [ -x /lab/kselftest/run_kselftest.sh ]; then
 	else
 		t_ok "negative control: a planted leak is caught"
 	fi
-	kill -9 $(ps -o pid,comm | awk '$2 == "leaky_planted" { print $1 }') 2>/dev/null
+	kill_all leaky_planted
 	# shellcheck disable=SC2046
 	set_knobs $(echo "$orig" | sed 's/verbose=//; s/schedstats=//')
 else
@@ -162,7 +169,7 @@ for bin in /lab/bin/newidle_gate_test.*; do
 		echo "# $name: $(grep -c 'Expected\|terminated by timeout' /tmp/neg.log) expected failure(s) (make check logs them)"
 	fi
 	# what a leaking one left
-	kill -9 $(ps -o pid,comm | awk '$2 == "newidle_gate_te" { print $1 }') 2>/dev/null
+	kill_all newidle_gate_te
 	for t in $(cat "$bin.fails"); do
 		if grep -q "^not ok [0-9]* $t\$" /tmp/neg.log; then
 			t_ok "negative control: $t fails with $name"

@@ -74,7 +74,7 @@ for p in $list; do
 		git -C "$LINUX" am --abort >/dev/null 2>&1 || true
 		git -C "$LINUX" checkout -q -B patched "$BASE_TAG"
 		rm -f "$state"
-		where=$(sed -n 's/^error: patch failed: //{p;q}' "$OUT/am.log")
+		where=$(sed -n '/^error: patch failed: /{s///p;q}' "$OUT/am.log")
 		echo "--- git am said:" >&2
 		awk '!/^hint:/ && n++ < 20' "$OUT/am.log" >&2
 		if [ -n "$where" ]; then

@@ -2,7 +2,7 @@
 # The source tree of a bench kernel, a worktree of out/linux in out/src/,
 # made by the recipe in the TREE column of lab/data/bench-kernels:
 #   base     v7.3
-#   base+N   v7.3 with the series' first N patches (base+1: the dice's
+#   base+N   v7.3 with the series' first N patches (base+3: the dice's
 #            off-by-one fixed)
 #   patched  the series (its dice is NO_NI_GATE, a feature)
 #   experiment  the series and patches/experiment (branch 'experiment', lab/steps/experiment.sh)
