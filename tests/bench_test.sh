@@ -82,6 +82,15 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	sed 's/,boot$//; s/,1$//' "$scratch/t.csv" >"$scratch/noboot.csv"
 	t_check "report: a CSV without the boot column is refused, naming the layout" \
 		refuses_with "not workload,condition,run,metric,value,boot" stats "$scratch/noboot.csv"
+	# bad input and options: said, never a traceback, and --compare of no such condition refused
+	sed 's/,114,1$/,nan,1/' "$scratch/t.csv" >"$scratch/nan.csv"
+	stats "$scratch/nan.csv" --json "$scratch/t.json" >/dev/null 2>"$scratch/nan.err" || true
+	t_check "report: a nan value is skipped, said (B over 2 runs)" \
+		eval 'grep -q "line 6: value nan skipped" "$scratch/nan.err" && test "$(cfield runs)" = 2'
+	t_check "report: a --label without = is refused, naming it" refuses_with "argument --label: takes CONDITION=NAME, not 'X'" stats "$scratch/t.csv" --label X
+	t_check "report: a --compare without , is refused, naming it" refuses_with "argument --compare: takes CONDITION" stats "$scratch/t.csv" --compare X
+	t_check "report: a --compare of conditions the CSV lacks is refused, naming them" \
+		refuses_with "has no condition 'X', 'Y' (it has A, B, A2)" stats "$scratch/t.csv" --compare B,A --compare X,Y
 
 	# within noise: B's runs straddle the baselines
 	sed -e 's/,110,1$/,101,1/' -e 's/,114,1$/,106,1/' -e 's/,111,1$/,103,1/' "$scratch/t.csv" >"$scratch/n.csv"
