@@ -488,18 +488,24 @@ SB
 	echo "load" >"$scratch/client.txt"
 	printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/bm-schedstat"
 	echo 0 >"$scratch/bm-sst"
+	# bmenv [SETTING=VALUE...] COMMAND...: COMMAND with the stand-ins of the
+	# kernel's files and of the programs
+	bmenv() {
+		env -u COMPARISONS -u WORKLOADS -u CANDIDATES PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" \
+			ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/bm-schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/bm-sst" \
+			ABA_TBENCH_LOADFILE="$scratch/client.txt" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
+			RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 "$@"
+	}
+	bmsh=$scratch/bmt/bench/bare-metal.sh
 	# bm FEATURES OUT [SETTING=VALUE...] [COMMAND]: bare-metal.sh of the copy
 	# (run by COMMAND, as setsid) against a features stand-in holding
-	# FEATURES; its output in OUT.txt
+	# FEATURES, the options of BM_OPT after OUT; its output in OUT.txt
 	bm() {
 		local feats=$1 o=$2
 		shift 2
 		echo "$feats" >"$scratch/bm-features"
 		rm -f "$scratch/sb.log" "$scratch/sb.count"
-		env -u COMPARISONS -u WORKLOADS -u CANDIDATES PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" \
-			ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/bm-schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/bm-sst" \
-			ABA_TBENCH_LOADFILE="$scratch/client.txt" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
-			RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 BM_OPT= "$@" sh -c 'exec "$0" $BM_OPT "$1"' "$scratch/bmt/bench/bare-metal.sh" "$o" >"$o.txt" 2>&1
+		bmenv BM_OPT= "$@" sh -c 'exec "$0" "$1" $BM_OPT' "$bmsh" "$o" >"$o.txt" 2>&1
 	}
 	bstate() { SCHED_FEATURES="$scratch/bm-features" sh -c '. "$1"; feats' sh "$top/lab/guest/sched.sh"; }
 	# the matrix starts with every feature the other way from its bases, so
@@ -515,7 +521,7 @@ SB
 	# same tables as one run; a directory of no such run is refused
 	rc=0
 	bm "$other" "$scratch/bmr" WORKLOADS=hackbench RUNS=1 COMPARISONS="norandom gate" BM_OPT=--runs-only || rc=$?
-	t_check "bare-metal --runs-only: the runs and their CSVs, no tables ($rc)" \
+	t_check "bare-metal OUTDIR --runs-only (an option after OUTDIR): the runs and their CSVs, no tables ($rc)" \
 		eval 'test "$rc" = 0 && test -s "$scratch/bmr/hackbench-gate.csv" && ! grep -q "A/B/A of" "$scratch/bmr/report.txt"'
 	rc=0
 	"$scratch/bmt/bench/bare-metal.sh" --report "$scratch/bmr" >"$scratch/bmr-report.txt" 2>&1 || rc=$?
@@ -596,16 +602,26 @@ SB
 	t_check "bare-metal: stopped mid-run (TERM, exit $rc), every feature put back ($(bstate))" \
 		eval 'test -e "$scratch/sb.hung" && test "$rc" != 0 && test "$(bstate)" = "$patched"'
 
-	# bad settings: refused before anything is touched
+	# bad settings and arguments: refused before anything is touched
 	cp "$scratch/bm-features" "$scratch/bm-features.before"
+	untouched() { cmp -s "$scratch/bm-features" "$scratch/bm-features.before" && test ! -e "$scratch/bmbad"; }
+	# bm_bad TEXT [SETTING=VALUE...] COMMAND...: refused, exit 2, saying TEXT, nothing touched
+	bm_bad() {
+		local rc=0
+		bmenv WORKLOADS=hackbench "${@:2}" >/dev/null 2>"$scratch/bad.err" || rc=$?
+		test "$rc" = 2 && grep -qF -- "$1" "$scratch/bad.err" && untouched
+	}
 	for bad in "COMPARISONS=norandom nosuch:unknown comparison 'nosuch' (norandom, gate, NI_FOUND)" \
 		"CANDIDATES=found:CANDIDATES: 'found' is not a feature name" "RUNS=x:RUNS and SECONDS_PER_RUN take positive numbers" \
 		"WORKLOADS=hackbench nosuch:unknown workload 'nosuch'"; do
 		t_check "bare-metal: ${bad%%:*} is refused, saying so, and changes nothing" \
-			eval 'refuses_with "${bad#*:}" env ABA_FEATURES="$scratch/bm-features" PATH="$scratch/sb:$PATH" "${bad%%:*}" \
-				"$scratch/bmt/bench/bare-metal.sh" "$scratch/bmbad" &&
-				cmp -s "$scratch/bm-features" "$scratch/bm-features.before" && test ! -e "$scratch/bmbad"'
+			eval 'refuses_with "${bad#*:}" bmenv "${bad%%:*}" "$bmsh" "$scratch/bmbad" && untouched'
 	done
+	t_check "bare-metal: a second OUTDIR is refused (exit 2), and changes nothing" \
+		bm_bad "one OUTDIR only, not '$scratch/bmbad' and 'more'" "$bmsh" "$scratch/bmbad" more
+	t_check "bare-metal: --help and -h give the usage of the head comment (exit 0)" \
+		eval '"$bmsh" --help >"$scratch/help.txt" && "$bmsh" -h >"$scratch/h.txt" && cmp -s "$scratch/help.txt" "$scratch/h.txt" &&
+			grep -qx "Usage: sudo bench/bare-metal.sh \[--quick\] \[--runs-only\] \[OUTDIR\]" "$scratch/help.txt"'
 	# --quick from the defaults, every comparison there: at most 30 minutes
 	# on any machine (the runs are timed), with schbench too
 	q=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p')
