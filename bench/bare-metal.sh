@@ -52,7 +52,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bare-metal: $*" >&2; exit 1; }
-# bad arguments: exit 2, before anything is touched
+# bad arguments and settings: exit 2, before anything is touched
 bad() { echo "bare-metal: $*" >&2; exit 2; }
 quick="" time_only="" runs_only="" report_only="" out=""
 for a; do
@@ -74,18 +74,17 @@ workloads=${WORKLOADS:-sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench
 url=${SEMBENCH_URL:-https://github.com/davidlohr/sembench-ng}
 commit=26350892f66df56e6fa06a0c7c104ef1de322136
 cvmax=${BENCH_CV_MAX:-2}
-# the settings first: bad ones are refused before anything is touched
-for n in "$runs" "$secs"; do
-	case $n in ''|*[!0-9]*|0) die "RUNS and SECONDS_PER_RUN take positive numbers" ;; esac
-done
-case $cvmax in ''|*[!0-9.]*) die "BENCH_CV_MAX takes a number (%)" ;; esac
+# the settings first (a CV and an interval need two rounds)
+case $runs in ''|*[!0-9]*|0*|1) bad "RUNS takes a whole number from 2, not '$runs'" ;; esac
+case $secs in ''|*[!0-9]*|0*) bad "SECONDS_PER_RUN takes a whole number from 1, not '$secs'" ;; esac
+case $cvmax in ''|.|*[!0-9.]*|*.*.*) bad "BENCH_CV_MAX takes a number (%), not '$cvmax'" ;; esac
 for c in $candidates; do
-	case $c in NI_*[!A-Z0-9_]*|NI_) die "CANDIDATES: '$c' is not a feature name (NI_...)" ;; NI_*) ;; *) die "CANDIDATES: '$c' is not a feature name (NI_...)" ;; esac
+	case $c in NI_*[!A-Z0-9_]*|NI_) bad "CANDIDATES: '$c' is not a feature name (NI_...)" ;; NI_*) ;; *) bad "CANDIDATES: '$c' is not a feature name (NI_...)" ;; esac
 done
 for c in $comparisons; do
-	case " norandom gate $candidates " in *" $c "*) ;; *) die "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
+	case " norandom gate $candidates " in *" $c "*) ;; *) bad "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
 done
-[ -n "$comparisons" ] && [ -n "$workloads" ] || die "COMPARISONS and WORKLOADS must not be empty"
+[ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
 # The time it takes, every comparison available: for each workload one
 # warm-up round, and for each comparison RUNS rounds, of A B A2; each run
 # its seconds and up to 1 s more to start and stop its threads (futexbench

@@ -515,12 +515,12 @@ SB
 	bm "$other" "$scratch/bmm" || rc=$?
 	mv "$scratch/sb.log" "$scratch/sb-main.log" 2>/dev/null || : >"$scratch/sb-main.log"
 	# and NI_FOUND first, then gate: NI_FOUND's NO_NI_GATE, and gate's NO_NI_FOUND after it
-	bm "$other" "$scratch/bmc" WORKLOADS=hackbench RUNS=1 COMPARISONS="NI_FOUND gate" || true
+	bm "$other" "$scratch/bmc" WORKLOADS=hackbench COMPARISONS="NI_FOUND gate" || true
 	cat "$scratch/sb-main.log" "$scratch/sb.log" >"$scratch/sb-both.log" 2>/dev/null || true
 	# --runs-only (the lab's guest, no scipy) then --report (the host): the
 	# same tables as one run; a directory of no such run is refused
 	rc=0
-	bm "$other" "$scratch/bmr" WORKLOADS=hackbench RUNS=1 COMPARISONS="norandom gate" BM_OPT=--runs-only || rc=$?
+	bm "$other" "$scratch/bmr" WORKLOADS=hackbench COMPARISONS="norandom gate" BM_OPT=--runs-only || rc=$?
 	t_check "bare-metal OUTDIR --runs-only (an option after OUTDIR): the runs and their CSVs, no tables ($rc)" \
 		eval 'test "$rc" = 0 && test -s "$scratch/bmr/hackbench-gate.csv" && ! grep -q "A/B/A of" "$scratch/bmr/report.txt"'
 	rc=0
@@ -585,14 +585,14 @@ SB
 	# a workload that fails in the second comparison, after the first set
 	# NO_NI_GATE (aba.sh puts back only its own feature, as the comparison found it)
 	rc=0
-	bm "$patched" "$scratch/bmf" WORKLOADS=hackbench RUNS=1 SB_CRASH_AT=8 || rc=$?
+	bm "$patched" "$scratch/bmf" WORKLOADS=hackbench SB_CRASH_AT=11 || rc=$?
 	t_check "bare-metal: a workload that fails stops the run, naming it ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "condition B: hackbench failed (exit 3)" "$scratch/bmf.txt"'
 	t_check "bare-metal: and every feature it set is put back ($(bstate))" test "$(bstate)" = "$patched"
 	# a TERM to its process group mid-run, as Ctrl-C would be (sh ignores
 	# INT in a background job, so TERM)
 	rm -f "$scratch/sb.hung"
-	bm "$patched" "$scratch/bmk" WORKLOADS=hackbench RUNS=1 SB_HANG_FROM=5 setsid &
+	bm "$patched" "$scratch/bmk" WORKLOADS=hackbench SB_HANG_FROM=5 setsid &
 	pid=$!
 	for _ in $(seq 100); do [ -e "$scratch/sb.hung" ] && break; sleep 0.1; done
 	# the stand-in wrote its process group, setsid's
@@ -612,11 +612,14 @@ SB
 		test "$rc" = 2 && grep -qF -- "$1" "$scratch/bad.err" && untouched
 	}
 	for bad in "COMPARISONS=norandom nosuch:unknown comparison 'nosuch' (norandom, gate, NI_FOUND)" \
-		"CANDIDATES=found:CANDIDATES: 'found' is not a feature name" "RUNS=x:RUNS and SECONDS_PER_RUN take positive numbers" \
-		"WORKLOADS=hackbench nosuch:unknown workload 'nosuch'"; do
-		t_check "bare-metal: ${bad%%:*} is refused, saying so, and changes nothing" \
-			eval 'refuses_with "${bad#*:}" bmenv "${bad%%:*}" "$bmsh" "$scratch/bmbad" && untouched'
+		"CANDIDATES=found:CANDIDATES: 'found' is not a feature name" "RUNS=x:RUNS takes a whole number from 2, not 'x'" \
+		"RUNS=1:RUNS takes a whole number from 2, not '1'" "SECONDS_PER_RUN=1.5:SECONDS_PER_RUN takes a whole number from 1" \
+		"BENCH_CV_MAX=1.2.3:BENCH_CV_MAX takes a number (%), not '1.2.3'"; do
+		t_check "bare-metal: ${bad%%:*} is refused (exit 2), saying so, and changes nothing" \
+			bm_bad "${bad#*:}" "${bad%%:*}" "$bmsh" "$scratch/bmbad"
 	done
+	t_check "bare-metal: WORKLOADS=hackbench nosuch is refused, saying so, and changes nothing" \
+		eval 'refuses_with "unknown workload '"'nosuch'"'" bmenv "WORKLOADS=hackbench nosuch" "$bmsh" "$scratch/bmbad" && untouched'
 	t_check "bare-metal: a second OUTDIR is refused (exit 2), and changes nothing" \
 		bm_bad "one OUTDIR only, not '$scratch/bmbad' and 'more'" "$bmsh" "$scratch/bmbad" more
 	t_check "bare-metal: --help and -h give the usage of the head comment (exit 0)" \
