@@ -36,6 +36,7 @@
 # Usage: sudo bench/bare-metal.sh [--quick] [--runs-only] [OUTDIR]
 #        bench/bare-metal.sh --time   how long each takes, from the settings
 #        bench/bare-metal.sh --report OUTDIR   the report of a --runs-only run
+#        bench/bare-metal.sh --help   this text (options go before or after OUTDIR)
 #   --runs-only: the runs and their CSVs, no report (where there is no
 #   python3-scipy, as in the lab's guest); --report makes it elsewhere
 #   the full run (the one to report): RUNS=5 rounds of SECONDS_PER_RUN=20 s;
@@ -50,16 +51,19 @@
 #           for the kernel's files, for the tests; root is then not needed
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-quick="" time_only="" runs_only="" report_only=""
-while [ $# -gt 0 ]; do
-	case $1 in
+die() { echo "bare-metal: $*" >&2; exit 1; }
+# bad arguments and settings: exit 2, before anything is touched
+bad() { echo "bare-metal: $*" >&2; exit 2; }
+quick="" time_only="" runs_only="" report_only="" out=""
+for a; do
+	case $a in
 	--quick) quick=1 ;; --time) time_only=1 ;; --runs-only) runs_only=1 ;; --report) report_only=1 ;;
-	-*) echo "bare-metal: unknown option $1" >&2; exit 2 ;;
-	*) break ;;
+	-h|--help) sed -n '2,/^set -eu/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-*) bad "unknown option $a (--help: the usage)" ;;
+	*) [ -z "$out" ] || bad "one OUTDIR only, not '$out' and '$a'"; out=$a ;;
 	esac
-	shift
 done
-out=${1:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
+out=${out:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
 full_runs=5 full_secs=20 quick_runs=3 quick_secs=5
 runs=${RUNS:-$([ -n "$quick" ] && echo $quick_runs || echo $full_runs)}
 secs=${SECONDS_PER_RUN:-$([ -n "$quick" ] && echo $quick_secs || echo $full_secs)}
@@ -70,19 +74,17 @@ workloads=${WORKLOADS:-sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench
 url=${SEMBENCH_URL:-https://github.com/davidlohr/sembench-ng}
 commit=26350892f66df56e6fa06a0c7c104ef1de322136
 cvmax=${BENCH_CV_MAX:-2}
-die() { echo "bare-metal: $*" >&2; exit 1; }
-# the settings first: bad ones are refused before anything is touched
-for n in "$runs" "$secs"; do
-	case $n in ''|*[!0-9]*|0) die "RUNS and SECONDS_PER_RUN take positive numbers" ;; esac
-done
-case $cvmax in ''|*[!0-9.]*) die "BENCH_CV_MAX takes a number (%)" ;; esac
+# the settings first (a CV and an interval need two rounds)
+case $runs in ''|*[!0-9]*|0*|1) bad "RUNS takes a whole number from 2, not '$runs'" ;; esac
+case $secs in ''|*[!0-9]*|0*) bad "SECONDS_PER_RUN takes a whole number from 1, not '$secs'" ;; esac
+case $cvmax in ''|.|*[!0-9.]*|*.*.*) bad "BENCH_CV_MAX takes a number (%), not '$cvmax'" ;; esac
 for c in $candidates; do
-	case $c in NI_*[!A-Z0-9_]*|NI_) die "CANDIDATES: '$c' is not a feature name (NI_...)" ;; NI_*) ;; *) die "CANDIDATES: '$c' is not a feature name (NI_...)" ;; esac
+	case $c in NI_*[!A-Z0-9_]*|NI_) bad "CANDIDATES: '$c' is not a feature name (NI_...)" ;; NI_*) ;; *) bad "CANDIDATES: '$c' is not a feature name (NI_...)" ;; esac
 done
 for c in $comparisons; do
-	case " norandom gate $candidates " in *" $c "*) ;; *) die "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
+	case " norandom gate $candidates " in *" $c "*) ;; *) bad "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
 done
-[ -n "$comparisons" ] && [ -n "$workloads" ] || die "COMPARISONS and WORKLOADS must not be empty"
+[ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
 # The time it takes, every comparison available: for each workload one
 # warm-up round, and for each comparison RUNS rounds, of A B A2; each run
 # its seconds and up to 1 s more to start and stop its threads (futexbench

@@ -19,6 +19,7 @@ Usage: bench/counters.py CSV [--seconds N]
 """
 import argparse
 import csv
+import math
 import os
 import sys
 from statistics import mean
@@ -40,7 +41,7 @@ def load(path):
     if not os.path.isfile(path) or os.path.getsize(path) == 0:
         die("%s is empty or missing" % path)
     data = {}
-    with open(path, newline="") as f:
+    with open(path, newline="", errors="replace") as f:
         rd = csv.reader(f)
         if next(rd, None) != COLS:
             die("%s: its header is not %s" % (path, ",".join(COLS)))
@@ -50,6 +51,9 @@ def load(path):
                 v = float(v)
             except ValueError:
                 die("%s line %d: not workload,condition,run,metric,value,boot: %s" % (path, n, ",".join(row)))
+            if not math.isfinite(v):
+                print("counters: %s line %d: value %s skipped" % (path, n, row[4]), file=sys.stderr)
+                continue
             data.setdefault(w, {}).setdefault(c, {}).setdefault((b, r), {})[m] = v
     if not data:
         die("%s has no measurements" % path)

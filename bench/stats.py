@@ -54,13 +54,16 @@ def load(path):
     if not os.path.isfile(path) or os.path.getsize(path) == 0:
         sys.exit("stats: %s is empty or missing" % path)
     data, conds = {}, []
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
+    with open(path, newline="", errors="replace") as f:
+        for row in (rd := csv.DictReader(f)):
             try:
                 v, c = float(row["value"]), row["condition"]
                 k, boot = (row["workload"], row["metric"]), int(row["boot"])
             except (TypeError, ValueError, KeyError):
                 sys.exit("stats: %s: not workload,condition,run,metric,value,boot: %r" % (path, row))
+            if not math.isfinite(v):
+                print("stats: %s line %d: value %s skipped" % (path, rd.line_num, row["value"]), file=sys.stderr)
+                continue
             conds += [c] if c not in conds else []
             data.setdefault(k, {}).setdefault(c, {}).setdefault(boot, []).append(v)
     if not data:
@@ -195,12 +198,21 @@ def plot(rows, png, title):
         os.unlink(f.name)
 
 
+def pair(sep, what):
+    """An option's X<sep>Y, split; else argparse's error, naming the option."""
+    def split(x):
+        if sep not in x:
+            raise argparse.ArgumentTypeError("takes %s, not %r" % (what, x))
+        return x.split(sep, 1)
+    return split
+
+
 def main():
     ap = argparse.ArgumentParser(description="the bench's statistics, for one boot or many")
     ap.add_argument("csv")
     ap.add_argument("--title", default="A/B/A")
-    ap.add_argument("--label", action="append", default=[])
-    ap.add_argument("--compare", action="append", default=[])
+    ap.add_argument("--label", action="append", default=[], type=pair("=", "CONDITION=NAME"))
+    ap.add_argument("--compare", action="append", default=[], type=pair(",", "CONDITION,BASE[+BASE2]"))
     ap.add_argument("--control")
     ap.add_argument("--cv-max", type=float, default=0.0)
     ap.add_argument("--asked-min", type=float, default=50.0)
@@ -209,10 +221,14 @@ def main():
     ap.add_argument("--png", dest="png_out")
     o = ap.parse_args()
     data, conds = load(o.csv)
-    labels = dict(x.split("=", 1) for x in o.label)
+    labels = dict(o.label)
     name = lambda c: labels.get(c, c)  # noqa: E731
     if o.compare:
-        comps = [(c, b.split("+")) for c, b in (x.split(",", 1) for x in o.compare)]
+        comps = [(c, b.split("+")) for c, b in o.compare]
+        unknown = [x for c, bases in comps for x in [c] + bases if x not in conds]
+        if unknown:
+            ap.error("--compare: %s has no condition %s (it has %s)" % (o.csv, ", ".join(map(repr, unknown)),
+                                                                      ", ".join(conds)))
     else:
         comps = [(c, [c[:-1] + "A", c[:-1] + "A2"]) for c in conds
                  if (c == "B" or c.endswith(":B")) and {c[:-1] + "A", c[:-1] + "A2"} <= set(conds)]
