@@ -537,7 +537,7 @@ SB
 	t_check "bare-metal: the whole matrix runs on stand-ins ($rc)" test "$rc" = 0
 	[ "$rc" = 0 ] || tail -20 "$scratch/bmm.txt" | sed 's/^/# /'
 	missing=""
-	for wl in sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench schbench; do
+	for wl in msg tbench1 hackbench; do
 		for c in norandom gate NI_FOUND; do
 			grep -q "^$wl, $c: A/B/A of " "$r" 2>/dev/null && grep -q "^  B  NO_NI_[A-Z]* (.*) vs A  .*\\[.*\\]" "$r" &&
 				test -s "$scratch/bmm/$wl-$c.csv" || missing="$missing $wl-$c"
@@ -673,28 +673,27 @@ guest_checks() {
 	# --- bench/bare-metal.sh's whole matrix in the guest, on the experiment
 	# kernel (every comparison there): runs only, as the guest has no scipy
 	# (lab/guest/bare-metal.sh), then the report on the host from the files
-	# it printed. Untimed (twice the boot's usual limit: 189 runs); nothing is
-	# asserted on the figures.
+	# it printed. Untimed; nothing is asserted on the figures.
 	rc=0
 	{ "$top/lab/prepare.sh" guest experiment &&
-		LAB_TIMEOUT=$((LAB_TIMEOUT * 2)) "$top/lab/steps/boot.sh" experiment "$top/lab/guest/bare-metal.sh" check-bare-metal; } \
+		"$top/lab/steps/boot.sh" experiment "$top/lab/guest/bare-metal.sh" check-bare-metal; } \
 		>"$scratch/bmg.log" 2>&1 || { rc=$?; tail -20 "$scratch/bmg.log" | sed 's/^/# /'; }
-	t_check "bare-metal in the guest: the whole matrix runs on the experiment kernel ($rc)" test "$rc" = 0
+	t_check "bare-metal in the guest: the three comparisons run on the experiment kernel ($rc)" test "$rc" = 0
 	mkdir -p "$scratch/bmg"
 	awk -v d="$scratch/bmg" '/^BM-FILE / { f = d "/" $2; printf "" >f; next } /^BM-END$/ { f = ""; next }
 		f != "" { print >>f }' "$scratch/bmg.log"
 	rc=0
 	"$top/bench/bare-metal.sh" --report "$scratch/bmg" >"$scratch/bmg-report.txt" 2>&1 || rc=$?
 	missing=""
-	for wl in sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench schbench; do
+	for wl in msg tbench1 hackbench; do
 		for c in norandom gate NI_FOUND; do
 			grep -q "^$wl, $c: A/B/A of " "$scratch/bmg/report.txt" 2>/dev/null || missing="$missing $wl-$c"
 		done
 	done
-	t_check "bare-metal in the guest: the report, made on the host, has the 9 workloads x 3 comparisons${missing:+ (missing:$missing)} (exit $rc; 6 is a CV verdict)" \
+	t_check "bare-metal in the guest: the report, made on the host, has the 3 workloads x 3 comparisons${missing:+ (missing:$missing)} (exit $rc; 6 is a CV verdict)" \
 		eval 'test -z "$missing" && { test "$rc" = 0 || test "$rc" = 6; }'
 	t_check "bare-metal in the guest: the counters of each, per level" \
-		test "$(grep -c 'newidle balance per level' "$scratch/bmg/report.txt" 2>/dev/null)" = 27
+		test "$(grep -c 'newidle balance per level' "$scratch/bmg/report.txt" 2>/dev/null)" = 9
 	t_check "bare-metal in the guest: the features as they were after it" \
 		grep -q '^# bare-metal.sh exit 0; features after it: NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND$' "$scratch/bmg.log"
 	t_check "smoke: out/bench/latest left alone" test "$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)" = "$latest_before"
