@@ -34,11 +34,15 @@ set_feat() {
 partition() {
 	pt_cg=/sys/fs/cgroup/lab-partition
 	if [ "$1" = off ]; then
-		echo member >$pt_cg/cpuset.cpus.partition && rmdir $pt_cg
+		echo member >$pt_cg/cpuset.cpus.partition
+		rmdir $pt_cg
 		return
 	fi
-	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control && mkdir $pt_cg &&
-		echo "$1" >$pt_cg/cpuset.cpus && echo root >$pt_cg/cpuset.cpus.partition
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control && mkdir $pt_cg || return 1
+	echo "$1" >$pt_cg/cpuset.cpus && echo root >$pt_cg/cpuset.cpus.partition && return 0
+	# half made: nothing left behind
+	rmdir $pt_cg
+	return 1
 }
 
 # rebuild_domains CPUS: rebuild the sched domains, a cpuset partition of
