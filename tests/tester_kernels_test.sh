@@ -1,7 +1,7 @@
 #!/bin/bash
-# make tester-kernels on the small config: the three packages are built, their
-# names tell baseline, patched and experiment apart, only the patched and
-# experiment images hold the gate, only the experiment image the candidate;
+# make tester-kernels on the small config: the patched package is built and
+# checked (named as such, the gate in its image, no candidate), the other
+# two kernels' configs made and compared;
 # bad input fails clearly and changes nothing. Each check has a negative
 # control: the same check run where it must fail.
 set -euo pipefail
@@ -79,37 +79,36 @@ t_check "... naming the patch and the hunk" \
 	grep -q 'patch 0001-sched-fair-broken.patch .* does not apply .*hunk at kernel/sched/fair.c:2' "$scratch/apply.log"
 t_check "... and builds no kernel" sh -c "grep -q 'no kernel built' '$scratch/apply.log' && test ! -e '$scratch/out/tk'"
 
-# The real thing, on the small config (a tester's own config is the same
-# steps on a larger one: make tester-kernels CONFIG=path).
+# The real thing, on the small config, one package built (the patched one:
+# it has the gate, and lacks the candidate, which the verify checks find);
+# the baseline's and the experiment's configs made and compared.
 start=$(date +%s)
-TESTER_OUT=$dest "$tk" min >"$scratch/run.log" 2>&1 && rc=0 || rc=$?
-grep -E '^\[lab\] (base|gate|config|the configs)|error' "$scratch/run.log" || true
-t_check "make tester-kernels CONFIG=min succeeds ($(( $(date +%s) - start ))s)" test "$rc" = 0
+TESTER_OUT=$dest TESTER_KERNELS=gate "$tk" min >"$scratch/run.log" 2>&1 && rc=0 || rc=$?
+grep -E '^\[lab\] (base|gate|exp|config|built|the configs)|error' "$scratch/run.log" || true
+t_check "make tester-kernels CONFIG=min TESTER_KERNELS=gate succeeds ($(( $(date +%s) - start ))s)" test "$rc" = 0
 [ "$rc" = 0 ] || tail -30 "$scratch/run.log"
-base=$(ls "$dest"/linux-image-*-newidle-base-*.deb 2>/dev/null || true)
 gate=$(ls "$dest"/linux-image-*-newidle-gate-*.deb 2>/dev/null || true)
-exp=$(ls "$dest"/linux-image-*-newidle-exp-*.deb 2>/dev/null || true)
-t_check "one baseline package: ${base##*/}" test "$(echo "$base" | grep -c .)" = 1
 t_check "one patched package: ${gate##*/}" test "$(echo "$gate" | grep -c .)" = 1
-t_check "one experiment package: ${exp##*/}" test "$(echo "$exp" | grep -c .)" = 1
-[ -n "$base" ] && [ -n "$gate" ] && [ -n "$exp" ] || { t_done; exit 1; }
-bsha=$(git -C "$LINUX" rev-parse --short=12 "$BASE_TAG")
+t_check "and no other" test "$(ls "$dest"/linux-image-*.deb 2>/dev/null | wc -l)" = 1
+[ -n "$gate" ] || { t_done; exit 1; }
 gsha=$(git -C "$LINUX" rev-parse --short=12 patched)
-t_check "the baseline is named -newidle-base with the base commit" \
-	test "$(dpkg-deb -f "$base" Package)" = "linux-image-7.3.4-newidle-base-g$bsha"
 t_check "the patched one is named -newidle-gate with the series' commit" \
 	test "$(dpkg-deb -f "$gate" Package)" = "linux-image-7.3.4-newidle-gate-g$gsha"
-esha=$(git -C "$LINUX" rev-parse --short=12 experiment)
-t_check "the experiment one is named -newidle-exp with the experiment's commit" \
-	test "$(dpkg-deb -f "$exp" Package)" = "linux-image-7.3.4-newidle-exp-g$esha"
-"$verify" "$base" "$gate" "$exp" >"$scratch/verify" 2>&1 && rc=0 || rc=$?
+t_check "the baseline's and the experiment's configs are made, with schedstats and debugfs" \
+	eval 'for v in base exp; do grep -q "^CONFIG_SCHEDSTATS=y" "$dest/$v/config" && grep -q "^CONFIG_DEBUG_FS=y" "$dest/$v/config" || exit 1; done'
+t_check "the experiment's config is the patched one's" cmp -s <(grep CONFIG_ "$dest/gate/config") <(grep CONFIG_ "$dest/exp/config")
+for v in base exp; do
+	t_check "the $v kernel's name in its config log: -newidle-$v- with its commit" \
+		grep -q "newidle-$v-g$(git -C "$LINUX" rev-parse --short=12 "$([ $v = base ] && echo "$BASE_TAG" || echo experiment)")" "$scratch/run.log"
+done
+t_check "bad input: TESTER_KERNELS=nosuch is refused, naming the kernels" \
+	refuses_with "TESTER_KERNELS: no kernel 'nosuch' (base, gate, exp)" env TESTER_OUT="$scratch/t3" TESTER_KERNELS=nosuch "$tk" "$scratch/has.config"
+"$verify" "$gate" "$gate" "$gate" >"$scratch/verify" 2>&1 || true
 sed 's/^/# /' "$scratch/verify"
-t_check "verify passes on the three" test "$rc" = 0
-t_check "the patched image holds the gate" grep -q '^ok: the patched image holds the gate' "$scratch/verify"
-t_check "the baseline image does not" grep -q '^ok: the baseline image has no gate' "$scratch/verify"
-t_check "the experiment image holds the candidate" grep -q '^ok: the experiment image holds the candidate' "$scratch/verify"
-t_check "the patched image does not" grep -q '^ok: the gate image has no candidate' "$scratch/verify"
-t_check "the names differ" grep -q '^ok: the packages have different names' "$scratch/verify"
+t_check "verify: the patched image holds the gate" grep -q '^ok: the patched image holds the gate' "$scratch/verify"
+t_check "verify: and has no candidate" grep -q '^ok: the gate image has no candidate' "$scratch/verify"
+t_check "verify: its package holds its image and config, schedstats and debugfs on" \
+	eval 'grep -q "^ok: gate package holds /boot/vmlinuz-" "$scratch/verify" && grep -q "^ok: gate kernel has CONFIG_SCHEDSTATS" "$scratch/verify"'
 # same config: they differ in no option v7.3 has (the small config has none
 # of the series' own either: no KUnit)
 series_only() {
@@ -125,34 +124,31 @@ echo '> CONFIG_SCHED_MC=y' >"$scratch/other.diff"
 t_check "negative control: a difference in an option v7.3 has fails that check" \
 	fails series_only "$scratch/other.diff"
 
-# Negative controls: the same checks where they must fail.
-fails "$verify" "$base" "$base"
+# Negative controls: the same checks where they must fail (the patched
+# package in the other roles).
 t_check "negative control: two packages with the same name fail the name check" \
-	grep -q '^FAIL: two packages have the same name' "$scratch/log"
-fails "$verify" "$base" "$gate" "$gate"
+	grep -q '^FAIL: two packages have the same name' "$scratch/verify"
+t_check "negative control: the patched one given as the baseline fails the gate check" \
+	grep -q '^FAIL: the baseline image holds the gate' "$scratch/verify"
 t_check "negative control: the patched one given as the experiment fails the candidate check" \
-	grep -q '^FAIL: the experiment image does not hold the candidate' "$scratch/log"
-fails "$verify" "$base" "$exp" "$exp"
-t_check "negative control: the experiment one given as the patched fails it too" \
-	grep -q '^FAIL: the gate image holds the candidate' "$scratch/log"
-fails "$verify" "$gate" "$base"
-t_check "negative control: the baseline given as the patched one fails the gate check" \
-	grep -q '^FAIL: the patched image does not hold the gate' "$scratch/log"
-t_check "negative control: the patched one given as the baseline fails it too" \
-	grep -q '^FAIL: the baseline image holds the gate' "$scratch/log"
+	grep -q '^FAIL: the experiment image does not hold the candidate' "$scratch/verify"
+t_check "negative control: its name fails the experiment's name check" \
+	grep -q '^FAIL: exp package linux-image-.*-newidle-gate-.*: not named' "$scratch/verify"
 
-for s in "${base##*/}" "${gate##*/}" "${exp##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' \
+# The checklist, from the package names (the same one three times)
+"$top/lab/tools/tester-checklist.sh" "$gate" "$gate" "$gate" >"$scratch/CHECKLIST.txt"
+for s in "${gate##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' \
 	"sudo grep -ow -e $GATE_DEBUGFS -e $EXPERIMENT_FEATURE /sys/kernel/debug/sched/features" 'sudo bench/bare-metal.sh' 'thread on LKML'; do
-	t_check "checklist: $s" grep -qF -- "$s" "$dest/CHECKLIST.txt"
+	t_check "checklist: $s" grep -qF -- "$s" "$scratch/CHECKLIST.txt"
 done
 
 # A config that does not build: the small one with an initramfs that is not
 # there (incremental on the build above: what initrd support touches is
 # rebuilt, and usr/ fails). The small config has no initrd support, without
 # which olddefconfig would drop the source and the kernel would build.
-cp "$dest/base/config" "$scratch/broken.config"
+cp "$dest/gate/config" "$scratch/broken.config"
 printf 'CONFIG_BLK_DEV_INITRD=y\nCONFIG_INITRAMFS_SOURCE="/nonexistent/lab-initramfs"\n' >>"$scratch/broken.config"
-t_check "a config that does not build fails" fails env TESTER_OUT="$dest" "$tk" "$scratch/broken.config"
-t_check "... saying so, with the log" grep -q 'base: the kernel does not build with this config .*build.log; no packages' "$scratch/log"
+t_check "a config that does not build fails" fails env TESTER_OUT="$dest" TESTER_KERNELS=gate "$tk" "$scratch/broken.config"
+t_check "... saying so, with the log" grep -q 'gate: the kernel does not build with this config .*build.log; no packages' "$scratch/log"
 t_check "... and leaves no package" test -z "$(ls "$dest"/*.deb 2>/dev/null)"
 t_done
