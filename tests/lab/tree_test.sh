@@ -93,12 +93,6 @@ t_check "outbox: the model's table is in the letter, labelled" \
 t_check "outbox: Qing Wang's v4 is credited, the testers by name and the thread's date" \
 	eval 'grep -q "Suggested-by: Qing Wang" "$gate"/*.patch && grep -q "PATCH v4" "$cover" &&
 		grep -q "Chengfeng" "$cover" && grep -q "Kayra" "$cover" && grep -q "30 Oct 2026" "$cover"'
-ident "Zoë Tëster" "zoe.tester@mail.kernel-lab.org" env OUTBOX_DIR="$scratch/outbox-utf8" lab/tools/outbox.sh >"$scratch/utf8.log" 2>&1 || true
-t_check "outbox: a name that is not ASCII is RFC 2047-encoded in From:" \
-	grep -q '^From: =?UTF-8?q?Zo=C3=AB=20T=C3=ABster?= <zoe.tester@mail.kernel-lab.org>' "$scratch/outbox-utf8/fixes/0001-"*.patch
-t_check "outbox: and its sign-off is the name as it is" \
-	grep -q '^Signed-off-by: Zoë Tëster <zoe.tester@mail.kernel-lab.org>' "$scratch/outbox-utf8/fixes/0001-"*.patch
-t_check "outbox: the lint reads the encoded From: (the set passed)" grep -q 'lint fixes: no placeholder' "$scratch/utf8.log"
 # the lint, on planted faults in a copy of the good outbox
 lint() { cp -r "$gate" "$scratch/lint"; sed -i "$1" "$scratch/lint/$2"; rc=0
 	lab/tools/outbox-lint.sh "$scratch/lint" "Ada Tester <ada.tester@mail.kernel-lab.org>" >"$scratch/lint.log" || rc=$?
@@ -121,12 +115,18 @@ t_check "lint: a letter without figures from hardware that is not an RFC fails" 
 t_check "lint: another person's Signed-off-by fails" lint '/^Signed-off-by:/i Signed-off-by: Qing Wang <q@example.org>' "$p1" "is not the sender"
 t_check "lint: another From: fails" lint 's/^From: .*/From: Qing Wang <q@example.org>/' "$p1" "is not the sender"
 sed '/emulated/d' "$scratch/emulated.txt" >"$scratch/hardware.txt"
-me env OUTBOX_BENCH="$scratch/hardware.txt" lab/tools/outbox.sh >"$scratch/outbox.log" 2>&1 || true
+# the second run also has a sender whose name is not ASCII
+ident "Zoë Tëster" "zoe.tester@mail.kernel-lab.org" env OUTBOX_BENCH="$scratch/hardware.txt" lab/tools/outbox.sh >"$scratch/outbox.log" 2>&1 || true
 t_check "negative control: a report from hardware is pasted" grep -q 424242 "$gate"/0000-cover-letter.patch
 t_check "outbox: with figures from hardware, a [PATCH], not an RFC" grep -q '^Subject: \[PATCH 0/5\]' "$gate"/0000-cover-letter.patch
 t_check "outbox: and the experimental set still an RFC" grep -q '^Subject: \[RFC PATCH 0/1\]' "$exp"/0000-cover-letter.patch
 t_check "outbox: the earlier one became the previous outbox" test -d "$scratch/outbox/previous/gate"
 t_check "outbox: out/outbox was not touched" eval '! grep -qs 424242 "$OUT"/outbox/*/*0000-cover-letter.patch'
+t_check "outbox: a name that is not ASCII is RFC 2047-encoded in From:" \
+	grep -q '^From: =?UTF-8?q?Zo=C3=AB=20T=C3=ABster?= <zoe.tester@mail.kernel-lab.org>' "$fixes"/0001-*.patch
+t_check "outbox: and its sign-off is the name as it is" \
+	grep -q '^Signed-off-by: Zoë Tëster <zoe.tester@mail.kernel-lab.org>' "$fixes"/0001-*.patch
+t_check "outbox: the lint reads the encoded From: (the set passed)" grep -q 'lint fixes: no placeholder' "$scratch/outbox.log"
 
 # --- the bisection stops at a commit it cannot check out
 wt=$(worktree_at bisect)	# the bisection's tree, where lab/tools/lkml.sh keeps it
