@@ -1,13 +1,8 @@
 #!/bin/bash
-# Apply patches/series with 'git am' on branch 'patched' from the base tag in
-# out/linux, and keep a worktree of the bare base in out/src/baseline.
-#
-# Cheap when nothing changed. Commits made in out/linux on top of the applied
-# series are kept (export them with 'make export'); FORCE=1 re-applies anyway.
-# The state file out/applied says what was applied ("HASH HEAD"), or that an
-# apply is under way ("applying HASH"): a run that was interrupted is started
-# again from the base by the next one, whatever its settings, so that the
-# result is that of an uninterrupted run.
+# git am patches/series on branch 'patched' of out/linux; out/src/baseline is
+# the bare base. Commits made on 'patched' are kept (FORCE=1 drops them).
+# out/applied holds "HASH HEAD", or "applying HASH" while under way: an
+# interrupted apply is redone from the base by the next run, whatever its settings.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 need git
