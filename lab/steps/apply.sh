@@ -44,14 +44,10 @@ elif [ -z "${FORCE:-}" ] && [ "$hash" = "$old_hash" ] && [ "$head" = "$old_head"
 	exit 0
 fi
 
-if [ -z "$recover" ]; then
-	[ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
-		die "out/linux has uncommitted changes; commit them (then 'make export') or discard them"
-fi
+[ -n "$recover" ] || [ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
+	die "out/linux has uncommitted changes; commit them (then 'make export') or discard them"
 set_state applying "$hash"
-if [ -d "$LINUX/.git/rebase-apply" ]; then
-	git -C "$LINUX" am --abort >/dev/null 2>&1 || rm -rf "$LINUX/.git/rebase-apply"
-fi
+[ ! -d "$LINUX/.git/rebase-apply" ] || git -C "$LINUX" am --abort >/dev/null 2>&1 || rm -rf "$LINUX/.git/rebase-apply"
 if [ -n "$recover" ]; then
 	# what the interrupted run changed: tracked files, and the files the
 	# series adds (nothing else untracked is touched)

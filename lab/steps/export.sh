@@ -46,10 +46,7 @@ export_range() {
 		[ -e "$f" ] || continue
 		cmp -s "$f" "$dir/$(basename "$f")" || put+=("$f")
 	done
-	for f in ${del[@]+"${del[@]}"}; do
-		git_has "$f" || ours "$f" "$state" || unsafe="$unsafe $(basename "$f")"
-	done
-	for f in ${put[@]+"${put[@]}"}; do
+	for f in ${del[@]+"${del[@]}"} ${put[@]+"${put[@]}"}; do
 		f=$dir/$(basename "$f")
 		git_has "$f" || ours "$f" "$state" || unsafe="$unsafe $(basename "$f")"
 	done

@@ -1,11 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The part of KUnit's API that the series' suite uses, for a build on the
- * host (lab/host/kunit.sh): each case runs in turn, an expectation that
- * fails prints its message and fails the case, and the result is TAP. It
- * lets the lab run the suite against gates that must fail it, without a
- * kernel build per gate; the suite itself runs in the guest under KUnit.
- */
+/* KUnit's API as the series' suite uses it, for lab/host/kunit.sh: the suite
+ * against gates that must fail it, without a kernel build per gate. */
 #ifndef _LAB_HOST_KUNIT_TEST_H
 #define _LAB_HOST_KUNIT_TEST_H
 
