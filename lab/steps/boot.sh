@@ -77,11 +77,7 @@ timeout --foreground -k 10 "$limit" qemu-system-x86_64 $accel_opt \
 touch "$run/done"
 wait "$watch" || true
 
-tail50() {
-	echo "----- last 50 console lines ($log) -----" >&2
-	tail -n 50 "$log" | sed 's/^/| /' >&2
-	echo "-----" >&2
-}
+tail50() { { echo "----- last 50 console lines ($log) -----"; tail -n 50 "$log" | sed 's/^/| /'; echo "-----"; } >&2; }
 if [ -e "$run/silent" ]; then
 	tail50
 	die "$name: the guest printed nothing of its own within ${start_limit}s (no LAB-BEGIN; LAB_START_TIMEOUT)"

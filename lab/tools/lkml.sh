@@ -28,21 +28,18 @@ check_checkpatch() {
 }
 
 check_am() {
-	local w ok=0 p
+	local w p
 	# shellcheck disable=SC2046
 	if ! w=$(am_series am "$L/am.log" $(for p in $list; do echo "$PATCHES/$p"; done)); then
 		echo "  $(tail -1 "$L/am.log") does not apply:"; sed -n '$!{1,10s/^/    /p}' "$L/am.log"
-		ok=1
+		return 1
 	fi
-	if [ $ok = 0 ]; then
-		if [ "$(git -C "$w" rev-parse 'HEAD^{tree}')" = "$(git -C "$LINUX" rev-parse 'patched^{tree}')" ]; then
-			echo "  git am of patches/ onto $BASE_TAG gives the tree of branch 'patched'"
-		else
-			echo "  git am result differs from branch 'patched': run 'make export'"
-			ok=1
-		fi
+	if [ "$(git -C "$w" rev-parse 'HEAD^{tree}')" = "$(git -C "$LINUX" rev-parse 'patched^{tree}')" ]; then
+		echo "  git am of patches/ onto $BASE_TAG gives the tree of branch 'patched'"
+	else
+		echo "  git am result differs from branch 'patched': run 'make export'"
+		return 1
 	fi
-	return $ok
 }
 
 check_spelling() {
