@@ -73,9 +73,7 @@ write_to() {
 }
 
 # A fixed order and owner: the same files give the same archive.
-cpio_pack() {
-	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0)
-}
+cpio_pack() { (cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0); }
 
 # worktree_at NAME [REF]: the scratch worktree out/src/NAME, at REF when given
 # (its edits dropped, its builds kept). Made under another name and renamed,
@@ -103,15 +101,13 @@ am_series() {
 	local name=$1 log=$2 p t
 	shift 2
 	t=$(worktree_at "$name" "$BASE_TAG")
-	for p in "$@"; do
-		if ! git -C "$t" am -q "$p" >"$log" 2>&1; then
-			git -C "$t" am --abort >/dev/null 2>&1 || true
-			echo "(applying $(basename "$p"))" >>"$log"
-			echo "$t"
-			return 1
-		fi
-	done
 	echo "$t"
+	for p in "$@"; do
+		git -C "$t" am -q "$p" >"$log" 2>&1 && continue
+		git -C "$t" am --abort >/dev/null 2>&1 || true
+		echo "(applying $(basename "$p"))" >>"$log"
+		return 1
+	done
 }
 
 # Each variant has a tree of its own, so that all stay built side by side.
