@@ -1,14 +1,6 @@
 #!/bin/bash
-# The lab's pipeline, in its order, written here only: run every step up to
-# STEP. Each step is cheap when its output is up to date.
-# Usage: lab/prepare.sh STEP [VARIANT]
-#   deps    the Debian packages                      lab/steps/deps.sh
-#   fetch   + the base tree, out/linux               lab/steps/fetch.sh
-#   apply   + patches/ on branch 'patched'           lab/steps/apply.sh
-#           (+ the experimental set, for its kernels) lab/steps/experiment.sh
-#           (+ the tree of a bench-* kernel)         lab/steps/variant-tree.sh
-#   build   + the kernel of VARIANT (patched)        lab/steps/build.sh VARIANT
-#   guest   + its kselftests and initramfs           lab/steps/selftests.sh, lab/steps/initramfs.sh
+# The lab's pipeline, run from here only: every step up to STEP, each cheap
+# when its output is up to date. Usage: lab/prepare.sh STEP [VARIANT]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 steps="deps fetch apply build guest"

@@ -1,19 +1,13 @@
 # shellcheck shell=sh
-# The scheduler's knobs as the lab's guest scripts and bench/aba.sh use
-# them (POSIX sh, busybox too): sourced. In the guest it is /lab/sched.sh;
-# on bare metal bench/aba.sh finds it at lab/guest/sched.sh.
-# Writes append (the kernel's file takes each write as it comes, wherever
-# it is opened), and a feature's state is its last word in the file: so a
-# plain file stands in for the kernel's in the tests, each write a line of
-# it, and behaves as the kernel's does.
+# The scheduler's knobs for the guest's scripts and bench/aba.sh (POSIX sh).
+# Writes append and a feature's state is its last word in the file: so a
+# plain file stands in for the kernel's in the tests.
 SCHED_FEATURES=${SCHED_FEATURES:-/sys/kernel/debug/sched/features}
 
-# feat NAME: the feature's state as the features file shows it, NAME or
-# NO_NAME; fails when the kernel has no such feature
+# feat NAME: NAME or NO_NAME; fails when the kernel has no such feature
 feat() { tr ' ' '\n' <"$SCHED_FEATURES" | grep -E "^(NO_)?$1\$" | tail -n 1 | grep .; }
 
-# feats: the newidle features (NI_*) as they are, on one line (no newline:
-# for $(feats)); feat_lines: the same, one per line, in the file's order
+# the newidle features (NI_*): feats on one line, feat_lines one a line
 feats() { feat_lines | tr '\n' ' ' | sed 's/ $//'; }
 feat_lines() {
 	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(NO_)?NI_/) {
@@ -21,16 +15,14 @@ feat_lines() {
 		END { for (i = 1; i <= k; i++) print v[o[i]] }' "$SCHED_FEATURES"
 }
 
-# set_feat SETTING: write NAME or NO_NAME and read it back; fails when it
-# did not take effect
+# set_feat NAME|NO_NAME: fails when it did not take effect
 set_feat() {
 	echo "$1" >>"$SCHED_FEATURES" 2>/dev/null || return 1
 	[ "$(feat "${1#NO_}")" = "$1" ]
 }
 
-# partition CPUS|off: CPUS made a root cpuset partition of their own (a
-# sched domain rebuild that keeps the other CPUs' domains) and the
-# partition removed again with 'off' (cgroup2 with cpuset)
+# partition CPUS|off: CPUS as a root cpuset partition of their own (the other
+# CPUs keep their domains), and removed again
 partition() {
 	pt_cg=/sys/fs/cgroup/lab-partition
 	if [ "$1" = off ]; then
@@ -45,9 +37,8 @@ partition() {
 	return 1
 }
 
-# rebuild_domains CPUS: rebuild the sched domains, a cpuset partition of
-# CPUS switched to root and back to member (cgroup2 with cpuset)
-# (the cgroup is removed again whatever happened; its status is the switch's)
+# rebuild_domains CPUS: a partition of CPUS to root and back to member (the
+# cgroup removed whatever happened)
 rebuild_domains() {
 	rd_cg=/sys/fs/cgroup
 	rd_rc=1

@@ -1,9 +1,6 @@
 #!/bin/sh
-# Guest script of 'make': show the sched domains and the newidle state of
-# each CPU; run a short futex load under each setting of NI_RANDOM, NI_GATE
-# and NI_RATE and show what changes (visits, attempts, whether the gates
-# moved, the ratios); then run the tests. TAP on the console; the exit
-# status says whether every test passed.
+# Guest script of 'make': the sched domains and newidle state, what a short
+# futex load does under each setting of the NI_* features, then the tests.
 F=/sys/kernel/debug/sched/features
 D=/sys/kernel/debug/sched/domains
 SST=/proc/sys/kernel/sched_schedstats

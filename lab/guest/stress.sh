@@ -1,16 +1,10 @@
 #!/bin/sh
-# Guest side of 'make stress': wake-heavy load while CPUs go offline and
-# online, cpuset partitions rebuild the sched domains, NI_RANDOM / NI_RATE
-# and sched/verbose are toggled and a reader walks every per-domain debugfs
-# file (v7.3's own and the series' newidle_*: on the baseline kernel too, so
-# that a splat in that path can be attributed); then bad input; then the
-# verdict. Targets from the environment:
+# Guest side of 'make stress': load while CPUs go off and online, partitions
+# rebuild the domains, features and sched/verbose toggle and a reader walks
+# every per-domain file (on v7.3 too, to attribute a splat); then bad input.
+# Only toggles read back count. STRESS_INJECT=1 plants a backtrace (sysrq-l).
 HOTPLUG=${HOTPLUG:-200} REBUILDS=${REBUILDS:-100} TOGGLES=${TOGGLES:-1000}
-# TOGGLE_FEATURES="NI_RANDOM NI_RATE NI_GATE": the features toggled; every write is
-# read back and only those that took effect count.
 TOGGLE_FEATURES=${TOGGLE_FEATURES:-NI_RANDOM NI_RATE NI_GATE}
-# (STRESS_INJECT=1 triggers a backtrace with sysrq-l before the dmesg scan)
-# Prints TAP; exits non-zero on a failure.
 D=/sys/kernel/debug/sched
 F=$D/features
 CG=/sys/fs/cgroup
@@ -27,10 +21,8 @@ skip() { t_skip "$*" "no newidle gate in this kernel"; }
 echo "# $ncpu CPUs; targets: $HOTPLUG hotplug cycles, $REBUILDS domain rebuilds, $TOGGLES toggles"
 feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 
-# --- load: futexbench and hackbench until told to stop. A failed run is
-# recorded with its last line. futexbench binds each worker to a CPU: a
-# start that finds that CPU offline ('cannot bind a worker') is counted
-# apart, not as a failure of the workload.
+# --- load until told to stop; a futexbench start that finds its CPU offline
+# is counted apart, not as a failure
 : >$T/load
 : >$T/unbound
 (
@@ -74,8 +66,7 @@ feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 	echo $c >$T/rebuild.count
 ) &
 
-# --- toggles: features and sched/verbose, each write read back; rounds of
-# every feature off and on and verbose off and on, until TOGGLES writes
+# --- toggles: every feature and verbose off and on, each write read back
 (
 	tried=0 fc=0 vc=0
 	while [ $tried -lt "$TOGGLES" ]; do
@@ -94,8 +85,7 @@ feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 	mv $T/toggle.count.new $T/toggle.count
 ) &
 
-# --- reader: every per-domain file, while all of the above go on; the
-# reads of the series' newidle_* files are counted apart
+# --- reader: every per-domain file, the series' newidle_* counted apart
 (
 	c=0 n=0
 	while [ ! -e $T/stop ]; do
@@ -175,7 +165,6 @@ echo NI_RANDOM >$F; echo NI_RATE >$F
 # --- splats (STRESS_INJECT=1 plants one first: the negative control)
 [ "${STRESS_INJECT:-0}" = 1 ] && echo l >/proc/sysrq-trigger
 dmesg >$T/dmesg
-# the host's splat list (lab/guest/splats), comments and blank lines dropped
 grep -v -e '^#' -e '^$' /lab/splats >$T/splats
 splats=$(grep -c -E -f $T/splats $T/dmesg)
 if [ "$splats" = 0 ]; then t_ok "0 splats in dmesg"; else

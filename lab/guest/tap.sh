@@ -1,7 +1,5 @@
 # shellcheck shell=sh
-# TAP for the lab's shell tests: sourced by the guest's scripts (busybox sh,
-# as /lab/tap.sh) and by the host's tests (tests/lib.sh). Each result is
-# numbered; t_done prints the plan and says whether every result passed.
+# TAP for the guest's scripts (busybox sh) and the host's tests (tests/lib.sh).
 T_N=0
 T_FAIL=0
 T_SKIP=0

@@ -1,15 +1,13 @@
 #!/bin/sh
-# The guest's test run: the NI_RANDOM toggle, the KUnit suites that ran at
-# boot, and the sched kselftests. Prints TAP; exits non-zero on a failure.
-# Usage: tests.sh [check]: with check (make check), the negative controls'
-# expected failures are printed in full.
+# The guest's tests: the NI_* toggles, the KUnit suites run at boot, the sched
+# kselftests and their negative controls. Usage: tests.sh [check] (check:
+# the controls' expected failures in full).
 F=/sys/kernel/debug/sched/features
 mode=${1:-}
 . /lab/tap.sh
 
 . /lab/sched.sh
-# kill_all COMM: SIGKILL to every process of that name (leftovers of a
-# negative control, which must not pollute the next)
+# a negative control's leftovers must not pollute the next
 kill_all() {
 	for pid in $(ps -o pid,comm | awk -v c="$1" '$2 == c { print $1 }'); do
 		kill -9 "$pid" 2>/dev/null || true
@@ -17,8 +15,6 @@ kill_all() {
 }
 
 echo "TAP version 13"
-# NI_RANDOM, NI_GATE and NI_RATE: each off and on again, read back after
-# each write
 for f in NI_RANDOM NI_GATE NI_RATE; do
 	before=$(feat $f)
 	steps=""
@@ -36,7 +32,6 @@ for f in NI_RANDOM NI_GATE NI_RATE; do
 	fi
 done
 
-# KUnit: the suites ran at boot; their KTAP is in debugfs
 K=/sys/kernel/debug/kunit
 if [ -d $K ]; then
 	for s in $K/*/; do
@@ -53,8 +48,7 @@ else
 	t_skip kunit "no KUnit in this kernel"
 fi
 
-# sched/verbose off and on again across a rebuild (lab/guest/verbose.sh,
-# also run alone on v7.3, where it fails): its results counted here
+# lab/guest/verbose.sh (also run alone on v7.3, where it fails)
 sh /lab/verbose.sh >/tmp/verbose.tap 2>&1
 sed -n 's/^# /# verbose.sh: /p' /tmp/verbose.tap
 grep -E '^(not )?ok [0-9]+ - ' /tmp/verbose.tap | sed -E 's/^(not )?ok [0-9]+ - /\1/' >/tmp/verbose.res
@@ -66,11 +60,8 @@ while read -r res; do
 	esac
 done </tmp/verbose.res
 
-# kselftests of the sched target, installed by lab/steps/selftests.sh. The test
-# runs twice, from two different settings of what it changes (sched/verbose,
-# NI_RANDOM, NI_RATE, schedstats); each run must leave them as it found them
-# and leave no process behind. A planted leaky command shows the same checks
-# catching both.
+# The kselftest runs from two settings of the knobs it changes: each run must
+# leave them and no process; a planted leak shows the checks catch both.
 knobs() {
 	echo "verbose=$(cat /sys/kernel/debug/sched/verbose)" \
 		"$(feats)" \
@@ -83,8 +74,7 @@ set_knobs() {
 	echo "$4" >$F
 	echo "$5" >/proc/sys/kernel/sched_schedstats
 }
-# clean_after NAME COMM CMD...: run CMD; say whether the knobs came back and
-# whether a process named COMM is left; returns 1 if either is not clean.
+# clean_after NAME COMM CMD...: fails when CMD changed the knobs or left a COMM
 clean_after() {
 	name=$1 comm=$2
 	shift 2
@@ -144,17 +134,14 @@ else
 	t_skip "kselftest sched" "not installed in this initramfs"
 fi
 
-# Negative controls: the selftest changed by each patch of
-# lab/data/negative-selftest must fail the tests that the patch names. Each,
-# failing or killed on its timeout, must still leave the knobs and no
-# process, but the one that says it leaves changes.
+# Negative controls: each must fail the tests its patch names, and leave the
+# knobs and no process, unless it says it leaves changes.
 for bin in /lab/bin/newidle_gate_test.*; do
 	case $bin in *.fails|*.run|*.leaves|*'*'*) continue ;; esac
 	name=$(basename "$bin")
 	clean=yes
 	clean_after "$name" newidle_gate_te sh -c "$bin $(cat "$bin.run") >/tmp/neg.log 2>&1" || clean=no
 	if [ -s "$bin.leaves" ]; then
-		# it must not be clean: the check of the knobs can fail
 		[ $clean = no ] && t_ok "negative control: the changes $name leaves are seen" ||
 			t_notok "negative control: the changes $name leaves went unseen"
 		set_knobs N NI_RANDOM NI_RATE NI_GATE 0
@@ -162,13 +149,11 @@ for bin in /lab/bin/newidle_gate_test.*; do
 		[ $clean = yes ] && t_ok "$name leaves the knobs and no process" ||
 			t_notok "$name is not clean"
 	fi
-	# make check keeps the expected failures in its log; make shows their count
 	if [ "$mode" = check ]; then
 		sed "s/^/# $name: /" /tmp/neg.log | grep -E ': (not )?ok|Expected|windows and|timeout'
 	else
 		echo "# $name: $(grep -c 'Expected\|terminated by timeout' /tmp/neg.log) expected failure(s) (make check logs them)"
 	fi
-	# what a leaking one left
 	kill_all newidle_gate_te
 	for t in $(cat "$bin.fails"); do
 		if grep -q "^not ok [0-9]* $t\$" /tmp/neg.log; then

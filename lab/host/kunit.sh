@@ -1,8 +1,6 @@
 #!/bin/bash
-# The series' KUnit suite built and run on the host (kunit/test.h of
-# lab/host/include stands in for KUnit), against the tree's own gate or
-# against another newidle.h; TAP on stdout, exit 1 when a case fails.
-# Usage: lab/host/kunit.sh [NEWIDLE_H]
+# The series' KUnit suite on the host (lab/host/include stands in for KUnit),
+# against the tree's gate or another newidle.h. Usage: lab/host/kunit.sh [NEWIDLE_H]
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 suite=$LINUX/kernel/sched/tests/newidle_kunit.c

@@ -1,13 +1,8 @@
 #!/bin/bash
-# Apply patches/series with 'git am' on branch 'patched' from the base tag in
-# out/linux, and keep a worktree of the bare base in out/src/baseline.
-#
-# Cheap when nothing changed. Commits made in out/linux on top of the applied
-# series are kept (export them with 'make export'); FORCE=1 re-applies anyway.
-# The state file out/applied says what was applied ("HASH HEAD"), or that an
-# apply is under way ("applying HASH"): a run that was interrupted is started
-# again from the base by the next one, whatever its settings, so that the
-# result is that of an uninterrupted run.
+# git am patches/series on branch 'patched' of out/linux; out/src/baseline is
+# the bare base. Commits made on 'patched' are kept (FORCE=1 drops them).
+# out/applied holds "HASH HEAD", or "applying HASH" while under way: an
+# interrupted apply is redone from the base by the next run, whatever its settings.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 need git
@@ -49,14 +44,10 @@ elif [ -z "${FORCE:-}" ] && [ "$hash" = "$old_hash" ] && [ "$head" = "$old_head"
 	exit 0
 fi
 
-if [ -z "$recover" ]; then
-	[ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
-		die "out/linux has uncommitted changes; commit them (then 'make export') or discard them"
-fi
+[ -n "$recover" ] || [ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
+	die "out/linux has uncommitted changes; commit them (then 'make export') or discard them"
 set_state applying "$hash"
-if [ -d "$LINUX/.git/rebase-apply" ]; then
-	git -C "$LINUX" am --abort >/dev/null 2>&1 || rm -rf "$LINUX/.git/rebase-apply"
-fi
+[ ! -d "$LINUX/.git/rebase-apply" ] || git -C "$LINUX" am --abort >/dev/null 2>&1 || rm -rf "$LINUX/.git/rebase-apply"
 if [ -n "$recover" ]; then
 	# what the interrupted run changed: tracked files, and the files the
 	# series adds (nothing else untracked is touched)

@@ -1,28 +1,8 @@
 #!/bin/bash
-# Boot a built guest kernel under QEMU, run a script in it, and exit with the
-# script's status. Usage: lab/steps/boot.sh VARIANT SCRIPT [NAME]
-#
-# SCRIPT runs as /lab/run.sh in the guest (POSIX sh, busybox); what it prints
-# between the LAB-BEGIN and LAB-RESULT markers is shown live. The console log
-# goes to out/logs/NAME.console and lab/steps/judge.sh gives the verdict: any
-# kernel splat (panic, Oops, BUG, WARNING, KASAN, UBSAN, lockdep, RCU stall,
-# hung task, Call Trace) fails the boot, as do a guest that never starts its
-# script, one that stops without a result, and the timeout; each shows the
-# last 50 console lines (marked '| ').
-#
-# Settings (environment):
-#   LAB_ACCEL=tcg|icount|kvm  (tcg; kvm needs a working /dev/kvm)
-#   LAB_ICOUNT_SHIFT=3 guest time per instruction with LAB_ACCEL=icount
-#   LAB_CPUS=4 LAB_SOCKETS=2 LAB_THREADS=1   topology: sockets x cores x threads
-#   LAB_NUMA=0|1       one NUMA node per socket
-#   LAB_MEM=1024       MiB
-#   LAB_TIMEOUT=600    seconds before the guest is killed
-#   LAB_START_TIMEOUT=60  seconds the guest may take to start its script
-#                      (LAB-BEGIN): a guest that prints nothing stops then
-#   LAB_APPEND=...     extra kernel command line
-#   LAB_LOGLEVEL=5     console loglevel (5: warnings and worse)
-#   LAB_KERNEL=path    a bzImage other than VARIANT's (VARIANT's initramfs)
-#   LAB_EXPECT=ERE     splats matching ERE are expected (lab/steps/judge.sh --expect)
+# Boot VARIANT's kernel under QEMU (the LAB_* settings), run SCRIPT in it as
+# /lab/run.sh and exit with its status; lab/steps/judge.sh judges the console
+# (out/logs/NAME.console): a splat, no start, no result or the timeout fails.
+# Usage: lab/steps/boot.sh VARIANT SCRIPT [NAME]
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 variant=${1:?usage: lab/steps/boot.sh VARIANT SCRIPT [NAME]}
@@ -36,13 +16,8 @@ base=$(variant_guest "$variant")/base.cpio
 [ -f "$script" ] || die "no script $script"
 [ -f "$base" ] || die "no initramfs for $variant: run lab/prepare.sh guest $variant"
 
-accel=$LAB_ACCEL
-cpus=$LAB_CPUS
-sockets=$LAB_SOCKETS
-threads=$LAB_THREADS
-mem=$LAB_MEM
-limit=$LAB_TIMEOUT
-start_limit=$LAB_START_TIMEOUT
+accel=$LAB_ACCEL cpus=$LAB_CPUS sockets=$LAB_SOCKETS threads=$LAB_THREADS
+mem=$LAB_MEM limit=$LAB_TIMEOUT start_limit=$LAB_START_TIMEOUT
 for n in "$cpus" "$sockets" "$threads" "$mem" "$limit" "$start_limit"; do
 	case $n in ''|*[!0-9]*|0) die "LAB_CPUS, LAB_SOCKETS, LAB_THREADS, LAB_MEM, LAB_TIMEOUT and LAB_START_TIMEOUT take positive numbers" ;; esac
 done
@@ -52,7 +27,6 @@ cores=$((cpus / sockets / threads))
 case $accel in
 tcg) accel_opt="-accel tcg,thread=multi" ;;
 icount)
-	# Guest time follows the instructions executed: runs repeat closely.
 	accel_opt="-accel tcg,thread=single -icount shift=$LAB_ICOUNT_SHIFT,sleep=off -rtc clock=vm" ;;
 kvm)
 	[ -w /dev/kvm ] || die "LAB_ACCEL=kvm but /dev/kvm is not usable here; use LAB_ACCEL=tcg"
@@ -81,15 +55,11 @@ cat "$base" "$run/extra.cpio" >"$run/initrd"
 log=$OUT/logs/$name.console
 : >"$log"
 say "booting $variant ($accel, $cpus CPUs = $sockets sockets x $cores cores x $threads threads$([ -n "$numa" ] && echo ", NUMA"), ${mem}M): log $log"
-# A guest that has not started its script within start_limit seconds (no
-# console, a kernel that does not boot) is stopped then, not at the timeout.
+# A guest that does not start its script is stopped then, not at the timeout.
 (
-	i=0
-	while [ $i -lt "$start_limit" ]; do
+	for _ in $(seq "$start_limit"); do
 		sleep 1
-		i=$((i + 1))
-		grep -q '^LAB-BEGIN' "$log" 2>/dev/null && exit 0
-		[ -e "$run/done" ] && exit 0
+		grep -q '^LAB-BEGIN' "$log" 2>/dev/null || [ -e "$run/done" ] && exit 0
 	done
 	touch "$run/silent"
 	[ -s "$run/qemu.pid" ] && kill "$(cat "$run/qemu.pid")" 2>/dev/null
@@ -107,11 +77,7 @@ timeout --foreground -k 10 "$limit" qemu-system-x86_64 $accel_opt \
 touch "$run/done"
 wait "$watch" || true
 
-tail50() {
-	echo "----- last 50 console lines ($log) -----" >&2
-	tail -n 50 "$log" | sed 's/^/| /' >&2
-	echo "-----" >&2
-}
+tail50() { { echo "----- last 50 console lines ($log) -----"; tail -n 50 "$log" | sed 's/^/| /'; echo "-----"; } >&2; }
 if [ -e "$run/silent" ]; then
 	tail50
 	die "$name: the guest printed nothing of its own within ${start_limit}s (no LAB-BEGIN; LAB_START_TIMEOUT)"

@@ -1,11 +1,7 @@
 #!/bin/bash
-# Build the guest kernel of one variant into SRC/.build-VARIANT, linked
-# from out/build/VARIANT. Usage: lab/steps/build.sh baseline|patched|debug|baseline-debug|experiment|experiment-debug|bench-*
-#
-# The config is tinyconfig plus the fragments in lab/data/config/, regenerated only
-# when a fragment changes; the build is incremental and goes through ccache.
-# The build directory is a subdirectory of the source tree so that kbuild
-# uses relative paths and ccache hits across trees and clones (lab/lib.sh).
+# Build VARIANT's kernel in SRC/.build-VARIANT (out/build/VARIANT links to it):
+# tinyconfig + fragments of lab/data/config, incremental, through ccache.
+# Usage: lab/steps/build.sh baseline|patched|debug|baseline-debug|experiment|experiment-debug|bench-*
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -15,9 +11,8 @@ b=$(variant_build "$variant")
 need make gcc ccache flex bison bc
 lab_lock
 
-# The bench kernels leave KUnit out: its suite would run at boot, before
-# the runs, and one config for v7.3 and the series lets the compiler cache
-# serve the second build (the KUnit symbol exists in the series only).
+# No KUnit in the bench kernels: its suite would run at boot, and one config
+# for v7.3 and the series lets ccache serve the second build.
 case $variant in
 debug|baseline-debug|experiment-debug) frags="guest kunit debug" ;;
 bisect-min) frags="guest kunit min" ;;
@@ -46,9 +41,8 @@ if [ ! -f "$b/.config" ] || [ "$(cat "$b/.lab-config" 2>/dev/null)" != "$cfghash
 	echo "$cfghash" >"$b/.lab-config"
 fi
 
-# What this build is made of: the config, the compiler, the tree's commit,
-# its changes and untracked files. When a whole build of exactly that is
-# there, make (a minute of kbuild's checks) is not run again.
+# What the build is made of: when a whole build of that is there, make (a
+# minute of kbuild's checks) is not run again.
 stamp() {
 	echo "$cfghash $(gcc -dumpfullversion) $(git -C "$src" rev-parse HEAD)"
 	{ git -C "$src" status --porcelain; git -C "$src" diff HEAD; } | sha256sum

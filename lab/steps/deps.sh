@@ -1,21 +1,14 @@
 #!/bin/bash
-# Install the Debian packages the lab needs (lab/data/packages), only those that
-# are missing. Required ones: as root they are installed, apt's error shown
-# when that fails; otherwise the run stops naming them. Optional ones: tried
-# as root; when missing the parts that use them SKIP, naming the package.
+# Install the missing Debian packages of LAB_PACKAGES (as root; else name them).
+# A missing optional one stops nothing: the parts that use it skip.
 # Usage: lab/steps/deps.sh [extra-required-package...]
-# Settings: LAB_PACKAGES=file   the package list (lab/data/packages)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 list=$LAB_PACKAGES
 [ -f "$list" ] || die "no package list $list"
 
 installed() {
-	if [ "$2" != - ]; then
-		[ -e "$2" ]
-	else
-		[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
-	fi
+	if [ "$2" != - ]; then [ -e "$2" ]; else [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; fi
 }
 req="" opt="" optwhat=""
 while read -r pkg file tier what; do
@@ -40,7 +33,6 @@ fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-# apt: run apt-get ARGS, its output in $log; on failure show what apt said
 apt() {
 	DEBIAN_FRONTEND=noninteractive apt-get -q "$@" >"$log" 2>&1 && return 0
 	{ grep -E '^(E|W|Err):' "$log" || tail -n 5 "$log"; } | sed 's/^/[lab]   apt: /' >&2
@@ -55,8 +47,7 @@ fi
 # shellcheck disable=SC2086
 [ -z "$req" ] || apt install -y --no-install-recommends $req ||
 	die "apt-get install$req failed (apt's error above)"
-# optional: all at once, else one by one (one missing from the mirror
-# fails the whole batch)
+# one optional package missing from the mirror fails the batch: then one by one
 # shellcheck disable=SC2086
 if [ -n "$opt" ] && ! apt install -y --no-install-recommends $opt; then
 	left=""

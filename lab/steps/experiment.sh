@@ -1,11 +1,7 @@
 #!/bin/bash
-# The experimental set (patches/experiment: candidate throttles for testers,
-# not for merging) on top of the series: branch 'experiment' of out/linux,
-# checked out in the worktree out/src/experiment, where it is edited and
-# built ('make export' writes it back into patches/experiment).
-# Cheap when nothing changed. Commits made on the branch after the last
-# apply or export are kept; when the series or the set changed as well,
-# it stops rather than drop them (FORCE=1 drops them).
+# The experimental set (patches/experiment, not for merging) on the series:
+# branch 'experiment', worktree out/src/experiment. Commits of its own are
+# kept; when the series or the set changed too it stops (FORCE=1 drops them).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 need git

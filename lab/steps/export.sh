@@ -1,14 +1,8 @@
 #!/bin/bash
-# Write branch 'patched' of out/linux back into patches/ as git format-patch
-# files plus a series file, and branch 'experiment' (the experimental set on
-# top of the series, lab/steps/experiment.sh) into patches/experiment/.
-# Re-exporting an unchanged branch changes no file.
-# A file of patches/ is overwritten or deleted only when nothing of it would
-# be lost: git has it (committed, unmodified), or it is as the last export
-# wrote it (out/exported keeps their sha256). Otherwise nothing is written
-# and the file is named.
-# Each file is written under a temporary name and renamed; an interrupted
-# export is finished by the next one.
+# Write branches 'patched' and 'experiment' back into patches/ and
+# patches/experiment/. A file is overwritten or deleted only when nothing of
+# it would be lost: git has it, or it is as the last export wrote it
+# (out/exported). An interrupted export is finished by the next one.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 need git
@@ -24,14 +18,12 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# git_has FILE: FILE is absent, or tracked by git with no change git lacks.
 git_has() {
 	[ -e "$1" ] || return 0
 	local st
 	st=$(git -C "$(dirname "$1")" status --porcelain -- "$(basename "$1")" 2>/dev/null) || return 1
 	[ -z "$st" ] && git -C "$(dirname "$1")" ls-files --error-unmatch -- "$(basename "$1")" >/dev/null 2>&1
 }
-# ours FILE STATE: FILE is as the last export wrote it (STATE: its sums)
 ours() {
 	local sum
 	[ -f "$2" ] || return 1
@@ -39,15 +31,13 @@ ours() {
 	grep -qx "$sum  $(basename "$1")" "$2"
 }
 
-# export_range RANGE DIR STATE: the commits of RANGE as DIR/*.patch and
-# DIR/series, STATE the sums of what this export wrote
+# export_range RANGE DIR STATE: RANGE as DIR/*.patch and DIR/series
 export_range() {
 	local range=$1 dir=$2 state=$3 f unsafe="" w=$tmp/${2##*/}
 	local del=() put=()
 	mkdir -p "$w"
 	git -C "$LINUX" format-patch -q --no-signature --zero-commit -o "$w" "$range"
 	(cd "$w" && { ls -1 ./*.patch 2>/dev/null || true; } | sed 's|^\./||') >"$w/series"
-	# what would change: files to delete, files to write
 	for f in "$dir"/*.patch; do
 		[ -e "$f" ] || continue
 		[ -e "$w/$(basename "$f")" ] || del+=("$f")
@@ -56,17 +46,13 @@ export_range() {
 		[ -e "$f" ] || continue
 		cmp -s "$f" "$dir/$(basename "$f")" || put+=("$f")
 	done
-	for f in ${del[@]+"${del[@]}"}; do
-		git_has "$f" || ours "$f" "$state" || unsafe="$unsafe $(basename "$f")"
-	done
-	for f in ${put[@]+"${put[@]}"}; do
+	for f in ${del[@]+"${del[@]}"} ${put[@]+"${put[@]}"}; do
 		f=$dir/$(basename "$f")
 		git_has "$f" || ours "$f" "$state" || unsafe="$unsafe $(basename "$f")"
 	done
 	[ -z "$unsafe" ] ||
 		die "not exporting: $dir has changes git does not have in:$unsafe (export would overwrite or delete them); commit or move them first, or 'FORCE=1 make apply' to take them into out/linux"
-	# what this export writes, known before it writes it (an interrupted
-	# run is finished by the next one)
+	# its sums before the files: an interrupted run is finished by the next
 	write_to "$state" bash -c 'shopt -s nullglob; cd "$1" && sha256sum -- series *.patch' - "$w"
 	mkdir -p "$dir"
 	for f in ${put[@]+"${put[@]}"}; do
@@ -85,8 +71,7 @@ export_range "$BASE_TAG..patched" "$PATCHES" "$OUT/exported"
 # The applied state now matches patches/: apply.sh need not redo it.
 write_to "$OUT/applied" echo "$(series_hash) $(git -C "$LINUX" rev-parse patched)"
 if git -C "$LINUX" rev-parse -q --verify refs/heads/experiment >/dev/null; then
-	# a branch made on an older 'patched' would bring that series' commits
-	# into the experimental set
+	# else the older series' commits would enter the experimental set
 	git -C "$LINUX" merge-base --is-ancestor patched experiment ||
 		die "branch 'experiment' is not on the current 'patched' (the series changed since it was made): rebase it, git -C $exp rebase --onto patched OLD-PATCHED experiment, then export again (patches/ is written, patches/experiment is not)"
 	export_range patched..experiment "$EXPERIMENT" "$OUT/exported-experiment"

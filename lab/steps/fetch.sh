@@ -1,20 +1,12 @@
 #!/bin/bash
-# Make out/linux a git tree of the base kernel with the base commit tagged.
-#
-# Default source: Debian's linux-source-7.3 package, fetched with a private
-# apt configuration (the system's sources are not touched), sha256 checked,
-# from the Debian mirror the machine's own apt uses (lab/steps/mirror.sh reads
-# /etc/apt; LAB_APT_ETC names another directory); DEB_MIRROR=URI overrides it.
-# KERNEL_TREE=/path/to/git/tree [KERNEL_REF=ref] uses a local git tree instead.
-# Re-running is cheap: an existing base tag means there is nothing to do; an
-# interrupted run starts over (nothing is kept but the checked download).
+# out/linux: a git tree of the base, tagged BASE_TAG. From Debian's
+# linux-source-7.3 (a private apt configuration: the system's is not touched;
+# the machine's mirror, or DEB_MIRROR), or from KERNEL_TREE. An interrupted
+# run starts over, keeping only the checked download.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 DEB_PKG=linux-source-7.3
-DEB_VER=$DEB_VER
-DEB_SHA256=$DEB_SHA256
-DEB_SUITE=$DEB_SUITE
 APT=$OUT/apt
 
 if git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1; then
@@ -24,12 +16,6 @@ fi
 need git tar xz
 lab_lock
 [ -e "$LINUX" ] && die "$LINUX exists but has no tag $BASE_TAG; move it away or 'make distclean'"
-
-git_init() {
-	git -C "$1" init -q -b base
-	git -C "$1" config core.autocrlf false
-	git -C "$1" config gc.auto 0
-}
 
 if [ -n "${KERNEL_TREE:-}" ]; then
 	ref=$KERNEL_REF
@@ -72,10 +58,10 @@ if [ ! -f "$deb" ]; then
 	apt-cache $opts show "$DEB_PKG=$DEB_VER" >/dev/null 2>&1 ||
 		die "$DEB_PKG $DEB_VER (DEB_VER in lab/settings) is no longer on $DEB_MIRROR $DEB_SUITE, which has $avail: to take that one, set DEB_VER=$avail and DEB_SHA256 to its sha256"
 	say "downloading $DEB_PKG $DEB_VER (about 167 MB)"
-	# shellcheck disable=SC2086
 	# into a directory of its own: an interrupted download leaves no .deb
 	rm -rf "$APT/dl"
 	mkdir -p "$APT/dl"
+	# shellcheck disable=SC2086
 	(cd "$APT/dl" && apt-get -q $opts download "$DEB_PKG=$DEB_VER" >"$APT/download.log" 2>&1) ||
 		die "download of $DEB_PKG=$DEB_VER failed, see $APT/download.log"
 	[ -f "$APT/dl/$(basename "$deb")" ] || die "apt-get download did not produce $(basename "$deb")"
@@ -104,7 +90,9 @@ if [ "$(tail -n 2 "$gi" 2>/dev/null | tr '\n' ' ')" = "/* !/debian/ " ] &&
 	head -n -7 "$gi" >"$gi.new"
 	mv "$gi.new" "$gi"
 fi
-git_init "$tmp"
+git -C "$tmp" init -q -b base
+git -C "$tmp" config core.autocrlf false
+git -C "$tmp" config gc.auto 0
 git -C "$tmp" add -A -f
 # Fixed identity and dates: every machine gets the same base commit id.
 GIT_AUTHOR_NAME=lab GIT_AUTHOR_EMAIL=lab@localhost GIT_COMMITTER_NAME=lab \

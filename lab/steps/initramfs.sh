@@ -1,12 +1,7 @@
 #!/bin/bash
-# Build a variant's base initramfs: static busybox, lab/guest/init, the
-# guest scripts and splat patterns of lab/guest/, futexbench, msgbench, bench/aba.sh
-# and bench/bare-metal.sh,
-# the variant's sched kselftests and programs (out/guest/VARIANT, from
-# lab/steps/selftests.sh), static programs given in LAB_GUEST_BINS, and the
-# host's hackbench and stress-ng with their libraries (LAB_HOST_PROGS).
-# Usage: lab/steps/initramfs.sh VARIANT
-# Output: out/guest/VARIANT/base.cpio (boot.sh appends each boot's run script).
+# VARIANT's base initramfs, out/guest/VARIANT/base.cpio (boot.sh appends each
+# boot's script): busybox, lab/guest/, the lab's benchmarks, the variant's
+# kselftests, LAB_GUEST_BINS and LAB_HOST_PROGS. Usage: lab/steps/initramfs.sh VARIANT
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 variant=${1:?usage: lab/steps/initramfs.sh VARIANT}
@@ -18,7 +13,6 @@ bb=/bin/busybox
 { [ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1; } ||
 	die "$bb is not a static busybox: install busybox-static (make deps)"
 
-# the lab's own benchmarks: rebuilt when their source changed
 for prog in futexbench msgbench; do
 	if [ ! -x "$OUT/guest/bin/$prog" ] || [ "$LAB_TOP/bench/$prog.c" -nt "$OUT/guest/bin/$prog" ]; then
 		say "building $prog (static)"
@@ -36,14 +30,11 @@ cp "$OUT/guest/bin/futexbench" "$OUT/guest/bin/msgbench" "$LAB_TOP/bench/aba.sh"
 [ -d "$g/bin" ] && cp -a "$g/bin/." "$root/lab/bin/"
 [ -d "$g/kselftest" ] && cp -a "$g/kselftest" "$root/lab/kselftest"
 cp "$LAB_TOP"/lab/guest/*.sh "$LAB_TOP/lab/guest/splats" "$root/lab/"
-# Static programs given for the guest (LAB_GUEST_BINS="PATH ..."), such as
-# a tester's sembench build: into /lab/bin as they are.
 for bin in ${LAB_GUEST_BINS:-}; do
 	[ -x "$bin" ] || die "LAB_GUEST_BINS: $bin is not an executable"
 	! ldd "$bin" >/dev/null 2>&1 || die "LAB_GUEST_BINS: $bin is not static (the guest has no libraries)"
 	cp "$bin" "$root/lab/bin/"
 done
-# Host programs the benchmarks use, with the shared libraries they load.
 for prog in $LAB_HOST_PROGS; do
 	path=$(command -v "$prog" 2>/dev/null) || continue
 	cp "$path" "$root/usr/bin/"
@@ -51,7 +42,6 @@ for prog in $LAB_HOST_PROGS; do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
-	# tbench's load file
 	if [ "$prog" = tbench ] && [ -f /usr/share/dbench/client.txt ]; then
 		mkdir -p "$root/usr/share/dbench"
 		cp /usr/share/dbench/client.txt "$root/usr/share/dbench/"

@@ -1,18 +1,10 @@
 #!/bin/bash
-# The verdict on a guest's console log: the one parser every boot goes
-# through (lab/steps/boot.sh), and that re-judges a saved log without booting.
-# Usage: lab/steps/judge.sh CONSOLE-LOG [--expect ERE]
-#
-# A kernel line (one with a printk timestamp; every line when the log has
-# none) that matches lab/guest/splats is a splat: a panic, an Oops, BUG,
-# WARNING, KASAN, UBSAN, lockdep, RCU stall, hung task, soft lockup, NMI
-# backtrace or any Call Trace. A Call Trace within 40 lines of a splat's
-# first line belongs to that splat. With --expect, splats whose first line
-# matches ERE are expected (a planted one) and at least one must appear.
-# Prints its findings; exits 0 when the kernel stayed clean and the guest's
-# script passed (LAB-RESULT rc=0), 1 when the kernel stayed clean but the
-# script failed, 3 on a splat, a missing expected splat, or no result
-# (the exit statuses: README.md).
+# The verdict on a guest's console log, for every boot and for saved logs.
+# A kernel line (printk-stamped, or every line of a log without stamps)
+# matching lab/guest/splats is a splat; a Call Trace within 40 lines of one
+# is part of it; with --expect, splats matching ERE are planted and must come.
+# Exits 0 clean and passed, 1 clean but the script failed, 3 on a splat, a
+# missing expected splat or no result. Usage: lab/steps/judge.sh CONSOLE-LOG [--expect ERE]
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 usage="usage: lab/steps/judge.sh CONSOLE-LOG [--expect ERE]"
@@ -31,7 +23,7 @@ stamp='^\[ *[0-9]+\.[0-9]+\]( \[ *[TC][0-9]+\])? '
 all=0
 grep -qE "$stamp" "$log" || all=1
 
-# kind <tab> line number <tab> text, one line per splat
+# kind <tab> line number <tab> text, a line per splat
 found=$(tr -d '\r' <"$log" | PATS=$pats EXPECT=$expect STAMP=$stamp awk -v all="$all" '
 	BEGIN {
 		while ((getline l < ENVIRON["PATS"]) > 0) if (l !~ /^#/ && l != "") p[++np] = l

@@ -1,12 +1,8 @@
 #!/bin/bash
-# Print the Debian mirror this machine's apt uses: the first enabled 'deb'
-# source with component main that carries the machine's own release (the
-# codename of /etc/os-release, or stable/testing/unstable/sid), read from
-# sources.list, sources.list.d/*.list (one-line format) and
-# sources.list.d/*.sources (deb822). Security and third-party archives
-# (other suites) are passed over.
-# Usage: lab/steps/mirror.sh [APT-ETC-DIR [OS-RELEASE-FILE]]   (LAB_APT_ETC,
-# LAB_OS_RELEASE of lab/settings: /etc/apt, /etc/os-release)
+# The Debian mirror this machine's apt uses: the first enabled 'deb' source
+# (one-line or deb822) with main and the machine's release or stable, testing,
+# unstable, sid; security and third-party suites are passed over.
+# Usage: lab/steps/mirror.sh [APT-ETC-DIR [OS-RELEASE-FILE]]
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 etc=${1:-$LAB_APT_ETC}
@@ -15,8 +11,7 @@ osr=${2:-$LAB_OS_RELEASE}
 codename=$({ sed -n 's/^VERSION_CODENAME=//p' "$osr" 2>/dev/null || true; } | tr -d '"' | sed -n 1p)
 
 files=()
-[ -f "$etc/sources.list" ] && files+=("$etc/sources.list")
-for f in "$etc"/sources.list.d/*.list "$etc"/sources.list.d/*.sources; do
+for f in "$etc/sources.list" "$etc"/sources.list.d/*.list "$etc"/sources.list.d/*.sources; do
 	[ -f "$f" ] && files+=("$f")
 done
 [ ${#files[@]} -gt 0 ] || { echo "mirror: no apt sources in $etc" >&2; exit 1; }
@@ -27,8 +22,7 @@ sources() {
 	for f in "${files[@]}"; do
 		case $f in
 		*.sources)
-			# deb822: stanzas split by blank lines, fields may continue
-			# on lines that start with a space
+			# deb822: blank lines split stanzas, a leading space continues a field
 			awk '
 			function flush() {
 				if (types ~ /(^| )deb( |$)/ && tolower(enabled) != "no")
@@ -49,7 +43,6 @@ sources() {
 			END { flush() }' "$f"
 			;;
 		*)
-			# one-line: deb [options] URI suite component...
 			awk '
 			{ sub(/#.*/, "") }
 			$1 == "deb" {

@@ -1,8 +1,6 @@
 #!/bin/bash
-# Build a variant's sched kselftests statically and install them for its
-# guest: out/guest/VARIANT/kselftest (copied into that variant's initramfs as
-# /lab/kselftest), and the negative controls out/guest/VARIANT/bin/newidle_gate_test.NAME
-# (lab/data/negative-selftest/NAME.patch), each with the tests it must fail.
+# VARIANT's sched kselftests, static, in out/guest/VARIANT/kselftest, and the
+# negative controls (lab/data/negative-selftest/NAME.patch) in its bin/.
 # Usage: lab/steps/selftests.sh VARIANT
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -28,12 +26,8 @@ log=$g/selftests.log
 make -s -C "$src/tools/testing/selftests" TARGETS=sched \
 	KSFT_INSTALL_PATH="$new" INSTALL_PATH="$new" LDFLAGS=-static \
 	install >"$log" 2>&1 || { tail -20 "$log" >&2; die "sched kselftests did not build: see $log"; }
-# The negative controls: the same test changed by each patch of
-# lab/data/negative-selftest (the dice where the gate is asked for, throttled
-# where every visit must attempt, ...); the guest expects each to fail the
-# tests its header names ("fails:"), run as it says ("run:"), and to leave the
-# knobs as it found them unless it says otherwise ("leaves: changes"). A
-# patch that no longer applies stops the build.
+# The negative controls: the test changed by each patch, which the guest
+# must see fail; a patch that no longer applies stops the build.
 mkdir -p "$g/bin.new"
 t=$src/tools/testing/selftests/sched/newidle_gate_test.c
 if [ -f "$t" ]; then
@@ -49,7 +43,6 @@ if [ -f "$t" ]; then
 		gcc -O2 -static -I"$src/tools/testing/selftests/sched" -isystem "$src/usr/include" \
 			-o "$g/bin.new/newidle_gate_test.$name" "$tmp/a/newidle_gate_test.c" ||
 			die "the $name build of newidle_gate_test failed"
-		# its header: the tests it fails, how to run it, whether it leaves changes
 		for key in fails run leaves; do
 			sed -n "/^\$/q; s/^$key: //p" "$neg" >"$g/bin.new/newidle_gate_test.$name.$key"
 		done

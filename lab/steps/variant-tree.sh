@@ -1,16 +1,8 @@
 #!/bin/bash
-# The source tree of a bench kernel, a worktree of out/linux in out/src/,
-# made by the recipe in the TREE column of lab/data/bench-kernels:
-#   base     v7.3
-#   base+N   v7.3 with the series' first N patches (base+3: the dice's
-#            off-by-one fixed)
-#   patched  the series (its dice is NO_NI_GATE, a feature)
-#   experiment  the series and patches/experiment (branch 'experiment', lab/steps/experiment.sh)
-# Each carries the lab's telemetry (lab/data/telemetry.patch), so that every
-# kernel the bench boots does the same work for it.
-# Cheap when nothing changed: out/src/VARIANT.lab-state records what the
-# tree was made of (the ref's commit and the patches' hash) and its commit.
-# Usage: lab/steps/variant-tree.sh VARIANT   (a bench-* of lab/data/bench-kernels)
+# A bench kernel's tree, out/src/VARIANT, by its TREE in lab/data/bench-kernels,
+# with lab/data/telemetry.patch: every kernel the bench boots does that work.
+# out/src/VARIANT.lab-state records what it was made of, and its commit.
+# Usage: lab/steps/variant-tree.sh VARIANT
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 variant=${1:?usage: lab/steps/variant-tree.sh VARIANT}
@@ -40,8 +32,7 @@ fi
 rm -f "$state"
 say "$variant: making $t ($ref${series[*]:+ + ${series[*]##*/}} + telemetry)"
 t=$(worktree_at "$variant" "$ref")
-# fixed dates and identity: the same inputs give the same commits, so that
-# builds stay up to date
+# fixed dates and identity: the same commits, so builds stay up to date
 export GIT_AUTHOR_NAME=lab GIT_AUTHOR_EMAIL=lab@localhost GIT_COMMITTER_NAME=lab
 export GIT_COMMITTER_EMAIL=lab@localhost GIT_AUTHOR_DATE="2026-11-30T00:00:00Z"
 export GIT_COMMITTER_DATE="2026-11-30T00:00:00Z"

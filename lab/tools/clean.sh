@@ -1,10 +1,6 @@
 #!/bin/bash
-# 'make clean': what the lab generated under OUT, but the kernel trees and
-# the download: the kernel builds (in every tree: the patched one, the
-# baseline and bench trees, the bisection's and the testers'), guest files,
-# logs, runs and results (bench, sim, outbox, tester packages). 'make
-# distclean' (lab/tools/clean.sh all): all of OUT. Both take OUT's lock first.
-# Usage: lab/tools/clean.sh [all]
+# 'make clean': what the lab made under OUT but the kernel trees and the
+# download; 'make distclean' (all): all of OUT. Usage: lab/tools/clean.sh [all]
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 case ${1:-} in

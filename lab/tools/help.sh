@@ -1,6 +1,5 @@
 #!/bin/bash
-# 'make help': the targets (the '#:' lines of the Makefile) and every
-# setting with its default and what it does (lab/settings).
+# 'make help': the Makefile's '#:' lines and every setting of lab/settings.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 echo "Targets:"

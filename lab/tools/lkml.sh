@@ -1,24 +1,8 @@
 #!/bin/bash
 # 'make lkml': what the sched maintainers and the build robot would run on
-# the series before it goes out. Each check prints its findings; the summary
-# (TAP) ends the run, which fails if any check failed.
-#   checkpatch  --strict on every patch; findings not in lab/data/checkpatch-exceptions.txt fail
-#   am          the exported series applies with git am to a pristine base
-#   spelling    codespell on the changelogs and the added lines
-#   docs        make SPHINXDIRS=scheduler htmldocs, base vs patched: no new
-#               warnings (plain docutils on the changed files without Sphinx)
-#   bisect      the guest config and a minimal one (no SCHEDSTATS, no NUMA,
-#               no SCHED_MC) build after every patch
-#   warnings    W=1 and sparse (C=2) on kernel/sched/: base vs patched; new ones fail
-#               (built in out/lkml/w1-VARIANT; the trees and their builds untouched)
-#   kunit       tools/testing/kunit/kunit.py run --kunitconfig=kernel/sched/tests
-#               (UML, in out/lkml/kunit), its parser's result per case
-# A check whose tool is missing SKIPs, naming the Debian package.
-# Settings: LKML_CHECKS="checkpatch am spelling docs" runs a subset (make check does);
-#   LKML_BISECT_CONFIGS="min" and LKML_BISECT_FROM=N narrow the bisection;
-#   LKML_RANGE=A..B the commits the bisection builds (BASE_TAG..patched).
-# Each check runs as a process of its own (lab/tools/lkml.sh --one CHECK), where a
-# failing command fails the check (set -e holds).
+# the series (LKML_CHECKS), each check in a process of its own (--one CHECK)
+# where set -e holds; a missing tool SKIPs, naming its package. A TAP summary
+# ends the run, which fails if a check failed.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 checks=$LKML_CHECKS
@@ -44,21 +28,18 @@ check_checkpatch() {
 }
 
 check_am() {
-	local w ok=0 p
+	local w p
 	# shellcheck disable=SC2046
 	if ! w=$(am_series am "$L/am.log" $(for p in $list; do echo "$PATCHES/$p"; done)); then
 		echo "  $(tail -1 "$L/am.log") does not apply:"; sed -n '$!{1,10s/^/    /p}' "$L/am.log"
-		ok=1
+		return 1
 	fi
-	if [ $ok = 0 ]; then
-		if [ "$(git -C "$w" rev-parse 'HEAD^{tree}')" = "$(git -C "$LINUX" rev-parse 'patched^{tree}')" ]; then
-			echo "  git am of patches/ onto $BASE_TAG gives the tree of branch 'patched'"
-		else
-			echo "  git am result differs from branch 'patched': run 'make export'"
-			ok=1
-		fi
+	if [ "$(git -C "$w" rev-parse 'HEAD^{tree}')" = "$(git -C "$LINUX" rev-parse 'patched^{tree}')" ]; then
+		echo "  git am of patches/ onto $BASE_TAG gives the tree of branch 'patched'"
+	else
+		echo "  git am result differs from branch 'patched': run 'make export'"
+		return 1
 	fi
-	return $ok
 }
 
 check_spelling() {
@@ -150,12 +131,8 @@ check_bisect() {
 	return $bad
 }
 
-# sched_warnings VARIANT: the W=1 (and, where the kernel accepts this
-# sparse, C=2) warnings of kernel/sched/ in VARIANT's tree, without paths
-# and line numbers. It builds in a directory of its own, out/lkml/w1-VARIANT,
-# from the guest build's .config, and touches nothing of the tree or of
-# that build: its kernel/sched/ objects are removed so that every file is
-# compiled, and warned about, again.
+# sched_warnings VARIANT: kernel/sched/'s W=1 (and sparse) warnings, without
+# paths and line numbers, built apart in out/lkml/w1-VARIANT, every file again.
 sched_warnings() {
 	local src b w c=""
 	src=$(variant_src "$1")
@@ -197,9 +174,7 @@ check_warnings() {
 	echo "  no new warnings"
 }
 
-# The KUnit suite as bots and maintainers run it: kunit.py (UML) with the
-# suite's .kunitconfig, built in out/lkml/kunit; kunit.py's parser gives the
-# result of each case.
+# The KUnit suite as bots run it: kunit.py (UML), its parser's result per case.
 check_kunit() {
 	local k=$L/kunit
 	[ -f "$LINUX/kernel/sched/tests/.kunitconfig" ] || { echo "  the series has no kernel/sched/tests/.kunitconfig"; return 1; }
@@ -211,7 +186,6 @@ check_kunit() {
 		echo "  kunit.py failed ($L/kunit.log)"
 		return 1
 	fi
-	# kunit.py's own parsed per-case results
 	grep -E '\[(PASSED|FAILED|SKIPPED|CRASHED)\]' "$L/kunit.log" | sed 's/^/    /'
 	grep -E 'Testing complete' "$L/kunit.log" | sed 's/^/  /'
 }

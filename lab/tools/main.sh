@@ -1,6 +1,5 @@
 #!/bin/bash
-# 'make': fetch v7.3, apply the series, build and boot the patched kernel,
-# show its sched domains and newidle gate, toggle NI_RANDOM, run the tests.
+# 'make': build and boot the patched kernel, show its domains and gate, run the tests.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 t0=$(date +%s)

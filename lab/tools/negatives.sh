@@ -1,11 +1,7 @@
 #!/bin/bash
-# Write lab/data/negative-selftest/NAME.patch afresh from the tree's
-# newidle_gate_test.c (after the test changed): each is the test with one
-# change that must make it fail, and a header that says which tests fail,
-# how to run it and whether it leaves changes (lab/steps/selftests.sh
-# builds them, lab/guest/tests.sh runs them). A change that no longer
-# applies to the test stops the run, naming it.
-# Usage: lab/tools/negatives.sh
+# Write lab/data/negative-selftest/NAME.patch afresh from the tree's test:
+# each a change that must make it fail, under a header of what fails, how to
+# run it and whether it leaves changes. A change that no longer applies stops it.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 need python3

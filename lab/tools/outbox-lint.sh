@@ -1,21 +1,8 @@
 #!/bin/bash
-# Check one set of an outbox before it may be sent; prints each violation
-# and fails when there is one:
-#  - a template placeholder left (@NAME@, *** SUBJECT HERE ***, ...);
-#  - a path of this repository (its absolute path, or lab/ sim/ bench/ out/
-#    patches/ tests/ in the cover letter);
-#  - a figure from emulation without its label: a paragraph of the cover
-#    letter that speaks of QEMU, TCG, icount or emulation and holds a digit
-#    must say "emulated" and "not hardware";
-#  - the model's table without the words saying it is a model;
-#  - From: (decoded, RFC 2047) or Signed-off-by: of anyone but the sender,
-#    or a tag that claims another person's action (Co-developed-by,
-#    Tested-by, Acked-by, Reviewed-by), or any Link: (a URL the lab cannot
-#    check);
-#  - a version in the subjects when none was asked for (a new series);
-#  - a cover letter without figures from hardware whose subject is not
-#    [RFC PATCH].
-# Usage: lab/tools/outbox-lint.sh DIR 'Name <address>' [VERSION]
+# Check one set of an outbox before it may be sent: no placeholder, no lab
+# path, emulated figures and the model labelled, only the sender's From: and
+# tags, no Link:, no version for a new series, an RFC without hardware figures.
+# Prints each violation; fails when there is one.
 set -euo pipefail
 [ $# -ge 2 ] && [ -d "$1" ] || { echo "usage: $0 DIR 'Name <address>' [VERSION]" >&2; exit 2; }
 dir=$1 sender=$2 version=${3:-}

@@ -1,38 +1,12 @@
 #!/bin/bash
-# 'make outbox': the series as mails, one directory per set of
-# lab/data/letters/sets (out/outbox/NAME for a new series, NAME-vN for round N),
-# each with its cover letter from lab/data/letters/NAME.txt (a set of one
-# patch may have none). It never sends. The experimental set
-# (patches/experiment, numbered after patches/series) is a set too, of KIND
-# test: always an [RFC PATCH], for testing, not for merging.
-#
-# The mails are made with git: the series is applied in a scratch worktree,
-# each commit's author reset to the sender and its Signed-off-by: the
-# sender's (git interpret-trailers); then git format-patch writes each set
-# with its cover letter, threading, the base-commit trailer (and, for a set
-# on top of another, that one's prerequisite-patch-id lines; a set that
-# stands alone is made from its commits picked onto the base), To: and Cc:
-# from scripts/get_maintainer.pl and lab/data/letters/cc, and names encoded
-# as RFC 2047 asks. The cover letters get the model's table, the emulated
-# paragraphs of lab/data/letters/emulated-NAME.txt and a benchmark report
-# from hardware.
-# Checks: checkpatch, lab/tools/outbox-lint.sh, git am of every set in order onto
-# the base, and the range-diff against the previous outbox.
-#
-# The sender is git's user.name and user.email, as git send-email takes
-# them; the outbox is refused when they are unset, are the project's
-# placeholder identity (the one patches/ carries), or cannot receive mail.
-# The benchmark report is OUTBOX_BENCH (out/bench/latest/report.txt); one
-# from emulation ('EMULATED' or 'emulated (icount)') is never pasted, and
-# without one from hardware the sets that change scheduling (KIND change)
-# go out as [RFC PATCH]; a fix that changes none (KIND fix) as a [PATCH].
-# The new outbox is written beside the old one and swapped in at the end;
-# the old one becomes out/outbox/previous; a rejected one stays in
-# out/outbox/rejected.
-# Settings: LKML_VERSION=N (none: a new series; 2, 3, ... for later rounds)
-#           OUTBOX_BENCH=report.txt  OUTBOX_DIR=out/outbox
-#           OUTBOX_SIM_TABLE=file (table A of the model to use, instead of
-#           out/sim/A-lockon.txt, which is remade when older than its inputs)
+# 'make outbox': the series as mails, never sent: a directory per set of
+# lab/data/letters/sets (NAME, NAME-vN for round N), made by git from the
+# sender's commits (git's identity, not the placeholder of patches/), To: and
+# Cc: from get_maintainer.pl and lab/data/letters/cc. Cover letters get the
+# model's table and a benchmark report from hardware; without one, sets of
+# KIND change go out as [RFC PATCH] (test always, fix never). Checked
+# (checkpatch, outbox-lint.sh, git am in order, range-diff against the last
+# outbox), then swapped in; the old one becomes previous/, a rejected one rejected/.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 v=${LKML_VERSION:-}
@@ -112,15 +86,12 @@ else
 fi
 [ ${#rfc[@]} = 0 ] || say "no benchmark report from hardware: the sets go out as [RFC PATCH]"
 
-# the sender's commits: the series in a scratch worktree, each commit's
-# author the sender, its sign-off the sender's
 say "the series as the sender's commits (git commit --reset-author, git interpret-trailers)"
 # shellcheck disable=SC2046
 w=$(am_series outbox "$tmp/am.log" $(all_patches)) ||
 	{ cat "$tmp/am.log" >&2; die "the series does not apply (above)"; }
 cat >"$tmp/sign.sh" <<'SH'
 #!/bin/bash
-# the commit's author the sender, its Signed-off-by: the sender's, not the project's
 set -euo pipefail
 git log -1 --format=%B | grep -v -x -F "Signed-off-by: $OUTBOX_PROJ" |
 	git interpret-trailers --trailer "Signed-off-by: $OUTBOX_SENDER" >"$OUTBOX_TMP/msg"

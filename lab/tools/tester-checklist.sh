@@ -1,7 +1,5 @@
 #!/bin/bash
-# The tester's checklist for a baseline / patched (/ experiment) set of
-# kernel packages.
-# Usage: lab/tools/tester-checklist.sh BASELINE.deb PATCHED.deb [EXPERIMENT.deb]
+# The tester's checklist for a set of tester kernel packages.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 [ $# = 2 ] || [ $# = 3 ] || { echo "usage: lab/tools/tester-checklist.sh BASELINE.deb PATCHED.deb [EXPERIMENT.deb]" >&2; exit 1; }
@@ -13,8 +11,7 @@ if [ $# = 3 ]; then
 	debs="$debs ./$(basename "$3")"
 fi
 f=/sys/kernel/debug/sched/features
-# the times bench/bare-metal.sh computes from its defaults
-# (bm full, bm quick: its line of --time)
+# bm full|quick: the time bench/bare-metal.sh computes from its defaults
 bm() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES "$LAB_TOP/bench/bare-metal.sh" --time | sed -n "s/^$1: //p"; }
 cat <<EOF
 

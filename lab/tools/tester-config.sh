@@ -1,8 +1,6 @@
 #!/bin/bash
-# The tester's config as the lab builds it, the same for both kernels:
-# schedstats and debugfs on, no local version (the lab names the kernels),
-# no distribution signing keys that are not on this machine.
-# Usage: lab/tools/tester-config.sh INPUT OUTPUT; prints each change on a line.
+# The tester's config, the same for every kernel: schedstats and debugfs on,
+# no local version, no signing keys this machine lacks. Prints each change.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 in=${1:?usage: lab/tools/tester-config.sh INPUT OUTPUT}

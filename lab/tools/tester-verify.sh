@@ -1,12 +1,7 @@
 #!/bin/bash
-# Check a baseline / patched (/ experiment) set of tester kernel packages:
-# their names differ and say which is which, each holds the image and config
-# of its own release with schedstats and debugfs on, only the patched and
-# experiment images hold the gate (the name of its feature, GATE_DEBUGFS in
-# lab/settings, which v7.3 lacks), and only the experiment image holds the
-# candidate (EXPERIMENT_FEATURE).
-# Usage: lab/tools/tester-verify.sh BASELINE.deb PATCHED.deb [EXPERIMENT.deb];
-# exits 1 on any failure.
+# Check a set of tester kernel packages: names that say which is which, each
+# with its image and config (schedstats, debugfs), the gate (GATE_DEBUGFS) in
+# the patched and experiment images only, the candidate in the experiment's only.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 [ $# = 2 ] || [ $# = 3 ] || die "usage: lab/tools/tester-verify.sh BASELINE.deb PATCHED.deb [EXPERIMENT.deb]"
@@ -17,8 +12,7 @@ bad=0
 pass() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; bad=1; }
 
-# has_word DEB WORD: 0 when the package's kernel image holds WORD (a
-# feature's name)
+# has_word DEB WORD: the package's kernel image holds WORD
 has_word() {
 	local x=$w/x word=$2
 	rm -rf "$x"

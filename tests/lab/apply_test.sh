@@ -1,7 +1,5 @@
 #!/bin/bash
-# The lab's patch machinery on a throwaway kernel-like tree: a series that
-# applies, one that does not (the error names the patch and the hunk), and
-# an export round trip that changes no file.
+# The lab's patch machinery on a throwaway kernel-like tree.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 export OUT=$scratch/out PATCHES=$scratch/patches BASE_TAG=base-test

@@ -1,8 +1,6 @@
 #!/bin/bash
-# The bisection check of 'make lkml' builds what it says: a patch on top of
-# the series that does not build fails the check, named with the compiler's
-# error (the build of every patch of the series is 'make lkml'; the part
-# 'lkml-bisect' builds this one commit, in the bisection tree, from ccache).
+# 'make lkml's bisection fails on a patch that does not build, naming the
+# compiler's error (one commit on top of the series, from ccache).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$top"

@@ -1,7 +1,5 @@
 #!/bin/bash
-# The lkml checkpatch gate: the series (and the experimental set) passes
-# with its listed exceptions, and a patch with an unlisted finding fails it
-# (the check can fail).
+# The checkpatch gate: the series passes with its listed exceptions, an unlisted finding fails.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 [ -x "$LINUX/scripts/checkpatch.pl" ] || { t_notok "no kernel tree at $LINUX"; t_done; }

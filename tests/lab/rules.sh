@@ -1,13 +1,9 @@
 # shellcheck shell=bash
-# The project's rules for its own scripts, as checks over a source tree
-# (tests/lab/tools_test.sh runs them on the project and, as negative
-# controls, on fixtures that break them). Each prints what breaks the rule
-# and returns 1 when something does. Sourced.
+# The project's rules for its own scripts, as checks over a source tree: each
+# prints what breaks it and returns 1 (tests/lab/tools_test.sh). Sourced.
 
-# rule_pipefail ROOT: every bash script of lab/, bench/ and tests/ says
-# 'set -euo pipefail', every POSIX sh script of lab/ (but the guest's) and
-# bench/ says 'set -eu' (sh has no pipefail: they keep no pipeline whose
-# first command's failure matters).
+# rule_pipefail ROOT: bash scripts say 'set -euo pipefail', sh ones of lab/
+# (but the guest's) and bench/ 'set -eu' (sh has no pipefail).
 rule_pipefail() {
 	local root=$1 f bad=0
 	while IFS= read -r f; do
@@ -22,10 +18,8 @@ rule_pipefail() {
 	return $bad
 }
 
-# rule_no_early_reader ROOT: in a script with pipefail, no pipe into a
-# reader that can stop before its input ends (grep -q/-m/-l, head): the
-# writer then dies of SIGPIPE or not, by timing, and so does the pipeline.
-# Read a command's output whole instead: grep -q X <<<"$(cmd)", sed -n 1p.
+# rule_no_early_reader ROOT: under pipefail, no pipe into grep -q/-m/-l or
+# head: the writer dies of SIGPIPE or not, by timing. Use grep -q X <<<"$(cmd)".
 rule_no_early_reader() {
 	local root=$1 hits
 	hits=$(grep -lr --include='*.sh' -e pipefail "$root/lab" "$root/bench" "$root/tests" "$root/sim" 2>/dev/null |
@@ -34,10 +28,8 @@ rule_no_early_reader() {
 	[ -z "$hits" ] || { echo "a pipe into a reader that can stop early:"; echo "$hits" | sed "s|$root/|  |"; return 1; }
 }
 
-# rule_one_place ROOT: each step lives once. The pipeline's steps are run by
-# lab/prepare.sh only; futexbench is compiled by bench/build-futexbench.sh
-# only; TAP results are printed by lab/guest/tap.sh only; cpio archives
-# are packed by lab/lib.sh only.
+# rule_one_place ROOT: each step lives once (pipeline steps, futexbench's
+# compile, TAP results, cpio packing, and those of one_place below).
 rule_one_place() {
 	local root=$1 bad=0 hits
 	local files=("$root"/lab/*.sh "$root"/lab/steps/*.sh "$root"/lab/tools/*.sh "$root"/bench/*.sh "$root"/tests/run.sh "$root"/Makefile)
@@ -68,14 +60,11 @@ rule_one_place() {
 	return $bad
 }
 
-# The bench scripts that also run on their own, on a tester's machine: they
-# do not read lab/settings, and name their settings in their head comment.
+# Bench scripts that run on a tester's machine too: their settings are in their head comment.
 RULE_STANDALONE="aba.sh bare-metal.sh build-futexbench.sh"
 
-# rule_documented ROOT: every setting the lab's scripts read from the
-# environment (\${NAME:-...}, \${NAME-...}, \${NAME:?...}, \${NAME:+...})
-# is one of ROOT/lab/settings, which 'make help' prints; the standalone
-# scripts name theirs in their own head comment instead.
+# rule_documented ROOT: every setting read as \${NAME:-...} (-, ?, +, =) is
+# in lab/settings, or for a standalone script in its head comment.
 rule_documented() {
 	local root=$1 name f bad=0 settings=$1/lab/settings scripts=()
 	for f in "$root"/lab/*.sh "$root"/lab/steps/*.sh "$root"/lab/tools/*.sh "$root"/lab/host/*.sh \
@@ -99,12 +88,9 @@ rule_documented() {
 	return $bad
 }
 
-# rule_settings_read ROOT: the other way round, every setting of
-# ROOT/lab/settings is read by the lab: as \$NAME or \${NAME...} in a file of
-# lab/, bench/ or sim/ or in tests/run.sh, as \$(NAME) in the Makefile, by
-# getenv("NAME") in C or os.environ in Python, or exported by name for a
-# program that reads it (ccache). Comments, lab/data/ and the standalone
-# scripts do not count.
+# rule_settings_read ROOT: every setting of lab/settings is read: \$NAME in a
+# script, \$(NAME) in the Makefile, getenv or os.environ, or exported by name
+# (ccache). Comments, lab/data/ and the standalone scripts do not count.
 rule_settings_read() {
 	local root=$1 name bad=0 code ex=()
 	for name in settings $RULE_STANDALONE; do ex+=("--exclude=$name"); done
@@ -117,11 +103,8 @@ rule_settings_read() {
 	return $bad
 }
 
-# rule_guest_paths ROOT: every guest script a script names as /lab/NAME.sh
-# (what the host writes for the guest to run, and the guest's own scripts)
-# is a file of lab/guest/, which lab/steps/initramfs.sh copies to /lab/;
-# /lab/run.sh is the one lab/steps/boot.sh writes, /lab/bin/ and
-# /lab/kselftest/ hold what the lab builds.
+# rule_guest_paths ROOT: every /lab/NAME.sh a script names is a file of
+# lab/guest/ (but /lab/run.sh, boot.sh's, and /lab/bin/, /lab/kselftest/).
 rule_guest_paths() {
 	local root=$1 bad=0 p
 	for p in $(grep -rhoE '(^|[^A-Za-z0-9_./$-])/lab/[A-Za-z0-9_/.-]+\.sh' "$root"/lab "$root"/bench "$root"/tests/*.sh 2>/dev/null |

@@ -1,9 +1,5 @@
 #!/bin/bash
-# The test runner itself (tests/run.sh) on fake parts: skips are counted as
-# skips, a part short of its plan or without TAP fails, a failing exit
-# fails, a console tail on stderr counts nothing, a kernel that does not
-# build fails the parts that need it and no other, ONLY= runs one part, and
-# the closing line is 'N passed, N failed, N skipped'.
+# The test runner itself (tests/run.sh) on fake parts.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$top"

@@ -1,11 +1,7 @@
 #!/bin/bash
-# The lab's state against interruptions, on a throwaway kernel-like tree:
-# fetch, apply (a FORCE=1 re-apply) and export are killed before and after
-# each git command they run, then run again, and must give the result of an
-# uninterrupted run; export never overwrites or deletes a file of patches/
-# with changes git does not have; the lock on out/ says who holds it, and a
-# second run waits or refuses; an initramfs whose packing fails leaves the
-# previous one.
+# The lab's state against interruptions, on a throwaway tree: fetch, apply and
+# export killed at each git call, then run again, give the uninterrupted
+# result; export loses nothing git lacks; the lock; whole initramfs only.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$top"
@@ -44,10 +40,9 @@ exit \$rc
 EOF
 chmod +x "$scratch/kill/git"
 
-# interrupt_each RESET CHECK RERUN COMMAND...: for every git call of
-# COMMAND, RESET the state, kill COMMAND before (then after) that call, run
-# RERUN (the same step, as a user would run it again) and CHECK the result;
-# prints how many points there were and those where CHECK failed.
+# interrupt_each RESET CHECK RERUN COMMAND...: for each git call of COMMAND,
+# RESET, kill it before (then after) the call, RERUN and CHECK; prints how
+# many points there were and those where CHECK failed.
 interrupt_each() {
 	local reset=$1 check=$2 rerun=$3 when at points=0 bad=""
 	shift 3

@@ -1,9 +1,6 @@
 #!/bin/bash
-# The lab's tools on fixtures, without a kernel: the TAP counter, the console
-# judge, the mirror reader and fetch's use of it, the package installer,
-# bench/aba.sh and bench/collect.sh on the host, and the project's rules for
-# its scripts (tests/lab/rules.sh, shellcheck). Every check is shown failing once: a
-# negative control on a fixture that breaks it.
+# The lab's tools and the project's rules on fixtures, without a kernel; every
+# check is shown failing once, on a fixture that breaks it.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$top"
