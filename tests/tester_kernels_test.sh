@@ -137,10 +137,19 @@ t_check "negative control: its name fails the experiment's name check" \
 
 # The checklist, from the package names (the same one three times)
 "$top/lab/tools/tester-checklist.sh" "$gate" "$gate" "$gate" >"$scratch/CHECKLIST.txt"
-for s in "${gate##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' \
-	"sudo grep -ow -e $GATE_DEBUGFS -e $EXPERIMENT_FEATURE /sys/kernel/debug/sched/features" 'sudo bench/bare-metal.sh' 'thread on LKML'; do
+for s in "${gate##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' 'sudo bench/bare-metal.sh' 'thread on LKML'; do
 	t_check "checklist: $s" grep -qF -- "$s" "$scratch/CHECKLIST.txt"
 done
+# its step 3 run on each kernel's features file (the candidate is off by
+# default: the experiment kernel shows NO_ of it)
+confirm=$(sed -n 's|^ *sudo \(grep .*\) /sys/kernel/debug/sched/features$|\1|p' "$scratch/CHECKLIST.txt")
+says() { printf '%s\n' "$2" >"$scratch/features"; eval "$1 \"\$scratch/features\"" | paste -sd' ' || true; }
+all="NI_RANDOM NI_RATE $GATE_DEBUGFS NO_$EXPERIMENT_FEATURE"
+t_check "checklist: its confirmation tells the three kernels apart ($confirm)" \
+	eval 'test "$(says "$confirm" "NI_RANDOM NI_RATE")" = "" && test "$(says "$confirm" "NI_RANDOM NI_RATE $GATE_DEBUGFS")" = "$GATE_DEBUGFS" &&
+		test "$(says "$confirm" "$all")" = "$GATE_DEBUGFS NO_$EXPERIMENT_FEATURE"'
+t_check "negative control: the earlier grep -ow of the two names misses the experiment's NO_" \
+	eval 'test "$(says "grep -ow -e $GATE_DEBUGFS -e $EXPERIMENT_FEATURE" "$all")" = "$GATE_DEBUGFS"'
 
 # A config that does not build: the small one with an initramfs that is not
 # there (incremental on the build above: what initrd support touches is

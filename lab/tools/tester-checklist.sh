@@ -33,9 +33,10 @@ cat <<EOF
 3. Confirm which one runs:
      uname -r
      echo Y | sudo tee /sys/kernel/debug/sched/verbose
-     sudo grep -ow -e $GATE_DEBUGFS -e $EXPERIMENT_FEATURE $f
-   It prints $GATE_DEBUGFS on the patched kernel, $GATE_DEBUGFS and $EXPERIMENT_FEATURE
-   on the experiment kernel, nothing on the baseline.
+     sudo grep -owE '(NO_)?($GATE_DEBUGFS|$EXPERIMENT_FEATURE)' $f
+   It prints $GATE_DEBUGFS on the patched kernel, $GATE_DEBUGFS and NO_$EXPERIMENT_FEATURE
+   (the candidate, off until switched on) on the experiment kernel, nothing
+   on the baseline.
 4. Benchmark on each, from the lab's checkout, on an otherwise idle machine
    (the report needs python3-scipy: sudo apt install python3-scipy):
      sudo bench/bare-metal.sh            the full run, the one to report:
