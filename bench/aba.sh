@@ -17,14 +17,12 @@
 #               first MS) and steady_per_s (after -u SECONDS, default 1)
 #   -D          rebuild the sched domains before each run (a cpuset partition)
 #   -n          check the arguments, files and programs only, change nothing
-#   -S          per-run counters (schedstat version 17, switched on for the
-#               run): ni_lb_count, ni_lb_gained, lb_gained, run_delay_ms,
-#               counted_s; per domain level NAME (smt, mc, pkg, ...), summed
-#               over the CPUs: dom_NAME_attempts, _pulls, _failed, _nobusyg,
-#               _nobusyq, _balanced, _gained, _cost0, _cost1 and, from the
-#               lab's telemetry (lab_newidle) or the series' newidle_ratio,
-#               _visits, _full, _pinned, _ratio0, _ratio1 (snap and deltas
-#               below say what each counts; bench/counters.py tabulates them)
+#   -S          per-run counters (schedstat 17, switched on for the run):
+#               ni_lb_count, ni_lb_gained, lb_gained, run_delay_ms, counted_s;
+#               per domain level L (smt, mc, ...) dom_L_attempts, _pulls,
+#               _failed, _nobusyg, _nobusyq, _balanced, _gained, _cost0, _cost1,
+#               _visits, _full, _pinned, _ratio0, _ratio1 (snap and deltas say
+#               what each counts; bench/counters.py tabulates them)
 # Workloads (futexbench and msgbench are bench/*.c, built here if missing):
 #   futex         futexbench -t THREADS -w WAKE -r SECONDS (8 threads, 4 wakes)
 #   futex8, futex815, sembench8, sembench815: the sembench mail's conditions
@@ -41,8 +39,7 @@
 # ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY,
 # ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE: the tests' stand-ins for the
 # kernel's files and dbench's client.txt.
-# A run that fails or reports no figures stops it all, with its output: no
-# measurement is lost silently.
+# A run that fails or reports no figures stops it all, its output shown.
 set -eu
 FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
@@ -113,7 +110,6 @@ tbench)
 esac
 [ -z "$check" ] || exit 0
 
-# the knobs' helpers: lab/guest/sched.sh (/lab/sched.sh in the lab's guest)
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
 [ -f "$lib" ] || die "no lab/guest/sched.sh beside bench/ (nor /lab/sched.sh)"
 SCHED_FEATURES=$FEAT
@@ -303,7 +299,6 @@ measure() {
 	[ -z "$sst" ] || deltas "$tmp/s0" "$tmp/s1"
 }
 echo "workload,condition,run,metric,value,boot" >"$tmp/csv"
-# the warm-up rounds (runs w1, w2, ...), then the measured ones
 round=1
 while [ $round -le $((warmups + runs)) ]; do
 	i=$((round - warmups))

@@ -105,10 +105,8 @@ report_one() {
 	"$here/stats.py" "$out/$1-$2.csv" --title "$1, $2: A/B/A of $3 on one boot" --label "A=A  ${4%|*}" \
 		--label "B=B  ${4#*|}" --label "A2=A2 ${4%|*} again" --cv-max "$cvmax" --json "$out/$1-$2.json" \
 		--csv "$out/$1-$2.report.csv" >>"$out/report.txt" || rc=$?
-	if [ -x "$here/counters.py" ]; then
-		"$here/counters.py" "$out/$1-$2.csv" >>"$out/report.txt" 2>&1 ||
-			echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
-	fi
+	[ ! -x "$here/counters.py" ] || "$here/counters.py" "$out/$1-$2.csv" >>"$out/report.txt" 2>&1 ||
+		echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
 }
 if [ -n "$report_only" ]; then
 	[ -f "$out/runs.txt" ] && [ -f "$out/report.txt" ] || die "$out holds no --runs-only run (runs.txt, report.txt)"
@@ -180,7 +178,6 @@ fi
 check_workloads provided
 
 SCHED_FEATURES=$F
-# the knobs' helpers: lab/guest/sched.sh (/lab/sched.sh in the lab's guest)
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
 # shellcheck source=lab/guest/sched.sh
 . "$lib"

@@ -109,9 +109,7 @@ fi
 /usr/bin/python3 -c 'import scipy' 2>/dev/null || die "python3-scipy is missing (make deps)"
 lab_lock
 # LAB_KERNEL: a kernel built elsewhere, booted with its variant's guest files
-if [ -z "${LAB_KERNEL:-}" ]; then
-	for v in $(cut -d' ' -f3 "$dir/plan.txt" | sort -u); do "$LAB_TOP/lab/prepare.sh" guest "$v"; done
-fi
+[ -n "${LAB_KERNEL:-}" ] || for v in $(cut -d' ' -f3 "$dir/plan.txt" | sort -u); do "$LAB_TOP/lab/prepare.sh" guest "$v"; done
 echo "workload,condition,run,metric,value,boot" >"$dir/aba.csv"
 start=$(date +%s)
 while read -r b k variant; do
