@@ -103,9 +103,7 @@ static void dice_range(const struct lockstep *l, unsigned int s, unsigned int ni
 {
 	unsigned int i;
 
-	*lo = 1000;
-	*hi = -1000;
-	for (i = SLOT_DICE; i < NR_SLOT; i++) {
+	for (*lo = 1000, *hi = -1000, i = SLOT_DICE; i < NR_SLOT; i++) {
 		*lo = l->r[s][ni][i].most < *lo ? l->r[s][ni][i].most : *lo;
 		*hi = l->r[s][ni][i].most > *hi ? l->r[s][ni][i].most : *hi;
 	}
