@@ -17,12 +17,11 @@
 #               first MS) and steady_per_s (after -u SECONDS, default 1)
 #   -D          rebuild the sched domains before each run (a cpuset partition)
 #   -n          check the arguments, files and programs only, change nothing
-#   -S          per-run counters (schedstat 17, switched on for the run):
-#               ni_lb_count, ni_lb_gained, lb_gained, run_delay_ms, counted_s;
-#               per domain level L (smt, mc, ...) dom_L_attempts, _pulls,
-#               _failed, _nobusyg, _nobusyq, _balanced, _gained, _cost0, _cost1,
-#               _visits, _full, _pinned, _ratio0, _ratio1 (snap and deltas say
-#               what each counts; bench/counters.py tabulates them)
+#   -S          per-run counters (schedstat 17): ni_lb_count, ni_lb_gained,
+#               lb_gained, run_delay_ms, counted_s, and per domain level L
+#               dom_L_attempts, _pulls, _failed, _nobusyg, _nobusyq, _balanced,
+#               _gained, _cost0, _cost1, _visits, _full, _pinned, _ratio0,
+#               _ratio1 (see snap and deltas; bench/counters.py tabulates them)
 # Workloads (futexbench and msgbench are bench/*.c, built here if missing):
 #   futex         futexbench -t THREADS -w WAKE -r SECONDS (8 threads, 4 wakes)
 #   futex8, futex815, sembench8, sembench815: the sembench mail's conditions
@@ -189,13 +188,10 @@ figures() {
 	esac
 }
 
-# the counters of -S (schedstat version 17): S newidle lb_count and
-# lb_gained, every lb_gained, run_delay (ns); U the uptime; D per CPU and
-# domain its CPU_NEWLY_IDLE columns (fields 26-36, after "domainN NAME
-# MASK"): lb_count lb_balanced lb_failed lb_gained lb_nobusyq lb_nobusyg;
-# T the lab's telemetry per domain: cpu level name visits full (at ratio
-# 1024, where nothing is asked) ratio attempts pulls [pinned, if it has it];
-# R each domain's ratio (the series' debugfs; - where absent) and its cost
+# -S's counters: S newidle lb_count, lb_gained, every lb_gained, run_delay;
+# U the uptime; D per CPU and domain its CPU_NEWLY_IDLE columns (26-36);
+# T the telemetry: cpu level name visits full (at ratio 1024: nothing asked)
+# ratio attempts pulls [pinned]; R the domain's ratio (- if none) and cost
 snap() {
 	# another version has other columns: refused, not read as these
 	awk '/^version/ { ver = $2 }
@@ -213,15 +209,13 @@ snap() {
 			"$(cat "$d/max_newidle_lb_cost")"
 	done
 }
-# the metrics of a run from the snapshots before and after it; a level's
-# counters are summed over its CPUs (and over its domains where two share a
-# name, as NUMA's do). schedstat counts in lb_balanced the attempts that
-# found no busiest group or queue and, as it cannot tell them apart, those
-# that found every task pinned: balanced (should_we_balance said no, or
-# another CPU balanced the domain) is what is left when those are taken
-# out, so that the classes do not overlap. Every attempt ends in
-# one of them: balanced, nobusyg, nobusyq, pinned, failed (a busiest queue
-# found, nothing moved) or a pull (lb_count - lb_balanced - lb_failed)
+# a run's metrics from the snapshots around it, a level's summed over its
+# CPUs and same-named domains (NUMA's). schedstat's lb_balanced holds the
+# attempts with no busiest group or queue, and the all-pinned ones: taken
+# out, balanced is what is left (should_we_balance said no, or another CPU
+# balanced the domain), so the classes do not overlap and every attempt is
+# one of balanced, nobusyg, nobusyq, pinned, failed (a busiest queue,
+# nothing moved) or a pull (lb_count - lb_balanced - lb_failed)
 deltas() {
 	awk 'FNR == 1 { f++ }
 		$1 == "S" { s[f, 1] = $2; s[f, 2] = $3; s[f, 3] = $4; s[f, 4] = $5 }

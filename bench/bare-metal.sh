@@ -85,10 +85,9 @@ for c in $comparisons; do
 	case " norandom gate $candidates " in *" $c "*) ;; *) bad "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
 done
 [ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
-# The time, every comparison there: each run its seconds and up to 1 s to
-# start and stop its threads (futexbench -t 815 took 0.2 s over a 2 s run on
-# 2 cores); hackbench runs loops, not seconds, 100 a second asked, well
-# under it on hardware. v7.3 lacks two comparisons and takes a third of it.
+# The time, every comparison there: a run's seconds and up to 1 s to start and
+# stop its threads (futexbench -t 815: 0.2 s over 2 s on 2 cores); hackbench's
+# 100 loops a second take less on hardware. v7.3 skips two comparisons of 3.
 nc=$(echo $comparisons | wc -w) nw=$(echo $workloads | wc -w)
 took() {
 	t_n=$((nw * (1 + nc * $1) * 3))
@@ -123,8 +122,7 @@ F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 [ -z "${SCHBENCH:-}" ] || [ -x "$SCHBENCH" ] || die "SCHBENCH=$SCHBENCH is not an executable"
 [ -e "$F" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 [ -w "$F" ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
-# check_workloads others|provided: each workload's programs (aba.sh -n),
-# those found elsewhere before anything is made, ours once they are made
+# check_workloads others|provided: aba.sh -n of others' workloads, or ours
 check_workloads() {
 	for wl in $workloads; do
 		case $wl in
@@ -196,8 +194,7 @@ lacks() {
 	*) has "$1" && return 1; echo "$1" ;;
 	esac
 }
-# base CMP: the comparison's base features, set before its A/B/A (sh has
-# no local variables: the names of its loop are its own)
+# base CMP: the comparison's base features (its loop's bc: sh has no locals)
 base() {
 	case $1 in
 	norandom) ! has NI_GATE || set_feat NO_NI_GATE ;;

@@ -1,21 +1,16 @@
 #!/bin/bash
-# The bench's one runner, in the emulated guest, under the preset
-# bench/presets/BENCH_PRESET.conf:
-#   bench/bench.sh features  (make bench) BENCH_BOOTS boots of BENCH_VARIANT,
-#       each running every workload A/B/A for each feature of BENCH_PAIRS
-#       (NI_GATE, B the dice; NI_RANDOM, the positive control)
-#   bench/bench.sh kernels   (make bench-kernels) BENCH_BOOTS rounds, each
-#       booting every kernel of BENCH_KERNELS (lab/data/bench-kernels) once, in
-#       an order drawn from the seed, so that a drift of the host spreads over
-#       every kernel
-#   bench/bench.sh compare A B  (make compare A=RUN B=RUN) two stored runs
-# Under icount two boots of one kernel would replay one trajectory: a delay,
-# the order of the workloads and the workers' first CPU, drawn from the seed,
-# make each boot a sample of its own. The first run after a boot moves by
-# 2x: BENCH_WARMUP_RUNS rounds go first. Every boot's script must do the same
-# work around its runs, so that the kernels' figures differ by the kernel only.
-# Results: BENCH_OUT/DATE-PRESET-MODE/, BENCH_OUT/latest. BENCH_PLAN_ONLY=1
-# writes and checks the scripts and the plan, boots nothing.
+# The bench's runner in the emulated guest, under bench/presets/BENCH_PRESET.conf:
+#   features (make bench): BENCH_BOOTS boots of BENCH_VARIANT, each running
+#       every workload A/B/A for each feature of BENCH_PAIRS
+#   kernels (make bench-kernels): BENCH_BOOTS rounds of a boot of each kernel
+#       of BENCH_KERNELS, in an order drawn from the seed: a drift of the host
+#       spreads over every kernel
+#   compare A B (make compare A=RUN B=RUN): two stored runs
+# Under icount two boots of one kernel replay one trajectory: a delay, the
+# workloads' order and the first CPU drawn from the seed make each boot a
+# sample. Warm-up rounds go first (a boot's first run moves by 2x); every
+# boot does the same work around its runs, so the kernel alone differs.
+# BENCH_PLAN_ONLY=1 writes and checks the scripts and the plan, boots nothing.
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"
@@ -23,9 +18,8 @@ set -euo pipefail
 # what two runs must share to be compared: what each measures, and how
 SAME="BENCH_PRESET LAB_ACCEL LAB_ICOUNT_SHIFT BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_FEATURES
 	BENCH_WORKLOADS BENCH_SECONDS BENCH_WARMUP_RUNS BENCH_REBUILD"
-# compare RUN RUN: each condition of the second stored run (BENCH_OUT/NAME or
-# a path) against the first's, as MMTests' compare-kernels does; status 7
-# when a setting of SAME differs
+# compare RUN RUN (BENCH_OUT/NAME or a path): each condition of the second
+# against the first's, as MMTests' compare-kernels does; 7 if SAME differs
 compare() {
 	local a b k va vb bad="" opts=() c runs=()
 	[ $# = 2 ] && [ -n "$1" ] && [ -n "$2" ] ||

@@ -4,8 +4,7 @@
  * newidle gate), rewritten for the lab. T workers, pinned in turn to the
  * allowed CPUs from the OFFSET-th, sleep on futex words of their own; the
  * main thread, free to migrate, wakes at most W ready ones per pass and
- * never yields. Unlike sembench, timing starts once every worker is ready
- * and the rate is per second of the measured time.
+ * never yields. Unlike sembench, timing starts once every worker is ready.
  *
  * Usage: futexbench [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS] [-c OFFSET]
  * Prints a line of key=value; with -i, also "interval t_ms=... completions=..."
@@ -130,7 +129,6 @@ static int wake_some(int threads, int wake, int *last)
 	return woken;
 }
 
-/* @s as a number from @min to 1000000, or a clear error */
 static int number(const char *s, const char *what, long min)
 {
 	char *end;

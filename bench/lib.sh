@@ -27,8 +27,8 @@ bench_preset() {
 	export LAB_CPUS=$BENCH_CPUS LAB_SOCKETS=$BENCH_SOCKETS LAB_THREADS=$BENCH_THREADS
 }
 
-# bench_kernel NAME FIELD: FIELD (variant, tree, features, against, label) of
-# NAME's line in lab/data/bench-kernels; bench_kernels: every NAME there.
+# bench_kernel NAME FIELD (variant tree features against label) of
+# lab/data/bench-kernels; bench_kernels: every NAME there
 bench_kernels() { awk '!/^#/ && NF { print $1 }' "$LAB_TOP/lab/data/bench-kernels"; }
 bench_kernel() {
 	awk -v k="$1" -v f="$2" '!/^#/ && $1 == k { n = split("variant tree features against", c, " ")
@@ -39,8 +39,7 @@ bench_kernel() {
 		die "unknown bench kernel '$1' (lab/data/bench-kernels: $(bench_kernels | paste -sd' '))"
 }
 
-# bench_seeded N SEED...: a number in 0 .. N-1 from the seed words: a run's
-# seed gives its boots again
+# bench_seeded N SEED...: 0 .. N-1 from the seed: a run's seed gives its boots again
 bench_seeded() {
 	local n=$1
 	shift
@@ -56,10 +55,8 @@ bench_shuffle() {
 }
 
 # bench_guest_script FILE BOOT LABEL FEATURES WORKLOADS DELAY_US OFFSET ARGS MODES:
-# the script a boot runs; only its BENCH-PARAM lines may differ between the
-# boots of a run (bench_same_work). ARGS are bench/aba.sh's; MODES "-c" (the
-# runs as they are, named LABEL) or the features to A/B/A, a CSV block each.
-# BENCH_PLANT (tests only): a command put among the rest, to be caught.
+# a boot's script; only its BENCH-PARAM lines may differ between boots. MODES:
+# "-c" (runs as they are) or features to A/B/A. BENCH_PLANT: the tests' extra.
 bench_guest_script() {
 	local file=$1 m
 	{
@@ -92,8 +89,7 @@ SH
 	} >"$file"
 }
 
-# bench_same_work SCRIPT...: fails, naming the first script that does other
-# work than the first one outside its BENCH-PARAM lines
+# bench_same_work SCRIPT...: fails, naming a script that does other work
 bench_same_work() {
 	local first=$1 s d
 	for s in "$@"; do

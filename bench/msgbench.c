@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * msgbench: the lab's load of the kind schbench measures (Chris Mason's
- * "-L -m 4 -M auto -t 256 -n 0 -r 0 -s 0"): workers run briefly and sleep
- * again, so CPUs go idle and come back all the time, and how soon a woken
- * worker runs depends on where the newidle balance left the tasks. Nothing
- * is pinned: where the threads run is the thing measured.
- *
- * Each of M message threads posts a request to each of its T workers, then
- * sleeps until the last one replies (rounds, as schbench's message threads
- * wait for their workers). A worker counts now - post as its wakeup latency,
- * spins WORK_US (0 by default), replies and sleeps again.
+ * "-L -m 4 -M auto -t 256 -n 0 -r 0 -s 0"): CPUs go idle and come back all
+ * the time, and how soon a woken worker runs depends on where the newidle
+ * balance left the tasks. Nothing is pinned. Each of M message threads posts
+ * a request to each of its T workers and sleeps until the last one replies;
+ * a worker counts now - post as its wakeup latency, spins WORK_US, replies.
  *
  * Usage: msgbench [-m M] [-t T] [-r SECONDS] [-w WORK_US]
  * Prints a line of key=value: rps, lat_p50_us, lat_p90_us, lat_p99_us,
@@ -82,7 +78,6 @@ static int bucket(uint64_t ns)
 	return (msb - SUB_BITS + 1) * SUB + ((ns >> (msb - SUB_BITS)) & (SUB - 1));
 }
 
-/* a bucket's middle, in microseconds */
 static double bucket_us(int b)
 {
 	int g = b / SUB, s = b % SUB;
@@ -157,7 +152,6 @@ static void *msg_fn(void *arg)
 	return NULL;
 }
 
-/* @s as a number from @min to @max, or a clear error */
 static int number(const char *s, const char *what, long min, long max)
 {
 	char *end;

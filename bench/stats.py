@@ -93,10 +93,9 @@ def compare(d, c, bases, m):
         for boot, v in d[b].items():
             pool.setdefault(boot, []).extend(v)
     r = {"condition": c, "against": "+".join(bases)}
-    # Under icount a boot replays one trajectory, so its runs are no
-    # independent samples: over several boots a boot counts once. Where both
-    # sides ran on each boot (A/B/A), the boot's own A and A2 are its
-    # baseline and the spread between boots cancels.
+    # Under icount a boot replays one trajectory: over several boots a boot
+    # counts once. Where both sides ran on each boot (A/B/A), the boot's own
+    # A and A2 are its baseline and the spread between boots cancels.
     many = len(own) > 1 and all(len(d[b]) > 1 for b in bases)
     if many and set(own) <= set(pool):
         if not all(mean(pool[k]) for k in own):
