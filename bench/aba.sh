@@ -271,8 +271,7 @@ measure() {
 	[ -n "$only" ] || set_feat "$([ "$1" = B ] && echo "NO_$feature" || echo "$feature")" ||
 		die "writing $FEAT did not take effect"
 	# -D: a partition of the upper half of the CPUs, as lab/guest/stress.sh does
-	ncpu=$(grep -c ^processor /proc/cpuinfo)
-	[ -z "$rebuild" ] || rebuild_domains "$((ncpu / 2))-$((ncpu - 1))" ||
+	[ -z "$rebuild" ] || { ncpu=$(grep -c ^processor /proc/cpuinfo); rebuild_domains "$((ncpu / 2))-$((ncpu - 1))"; } ||
 		die "cannot rebuild the sched domains (-D: needs cgroup2 with cpuset)"
 	echo "# run $2 condition $1 ($(state))" >&2
 	rc=0
