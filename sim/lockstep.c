@@ -136,7 +136,7 @@ void table_lockstep(void)
 	       "   The claim: N distinct states, and most no more than the dice's over %u seeds.\n\n"
 	       "      N  scenario   gate  states   restart  states  dice, %u seeds  claim\n",
 	       l->visits, LS_SEEDS, LS_SEEDS);
-	for (ni = 0; ni < NR_LN; ni++) {
+	for (ni = 0; ni < NR_LN; ni++)
 		for (s = 0; s < NR_SCEN; s++) {
 			const struct lsres *r = l->r[s][ni];
 
@@ -146,7 +146,6 @@ void table_lockstep(void)
 			       r[1].distinct, lo, hi,
 			       lockstep_ok(l, s, ni, 0) ? "met" : "MISSED");
 		}
-	}
 	munmap(l, sizeof(*l));
 }
 
