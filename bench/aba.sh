@@ -137,7 +137,7 @@ if [ -n "$sst" ]; then
 fi
 trap 'exit 130' INT TERM
 
-# one run of the workload, its output on stdout
+# workload: one run, its output on stdout; figures: its metric value pairs
 workload() {
 	case $wl in
 	futex)
@@ -154,7 +154,6 @@ workload() {
 	tbench) tbench -t "$secs" "$threads" 127.0.0.1 -c "$loadfile" ;;
 	esac
 }
-# its figures: metric value pairs, from its output on stdin
 figures() {
 	case $wl in
 	futex)
