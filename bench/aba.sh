@@ -1,104 +1,50 @@
 #!/bin/sh
-# Runs of one workload on one boot, a CSV line per measurement. Runs as
-# root, in the lab's guest or on bare metal; what it changes (a feature,
-# schedstats) is restored on exit, failure or Ctrl-C.
-#
-# Features mode (default): K rounds of feature state A (FEATURE), B
-# (NO_FEATURE) and A again, interleaved A B A2. Kernels mode (-c NAME): K
-# runs as they are, labelled NAME (one boot of make bench-kernels).
-#
-# Usage: bench/aba.sh [-w WORKLOAD] [-k RUNS] [-s SECONDS] [-t THREADS]
-#                     [-W WAKE] [-f FEATURE] [-c CONDITION] [-o CSV]
-#                     [-i MS] [-u SECONDS] [-x RUNS] [-C OFFSET] [-b BOOT] [-D] [-S] [-n]
-#   -f FEATURE   A = FEATURE, B = NO_FEATURE (default NI_RANDOM)
-#   -c NAME      no toggling: K runs as they are, labelled NAME
-#   -x RUNS      warm-up runs first (default 0), each condition's: measured
-#                and shown as '# warm-up' lines, never in the CSV (the first
-#                run after a boot is not a sample)
-#   -b BOOT      the boot's number, the CSV's last column (default 1)
-#   -C OFFSET    futex: the first worker on the OFFSET-th allowed CPU (the
-#                rest in turn from there), to move a boot's trajectory
-#   -i MS        futex: count completions per MS milliseconds, and report
-#                the transient apart from the steady state: transient_per_s
-#                (the first MS after the workload starts) and steady_per_s
-#                (after the warm-up of -u SECONDS, default 1)
-#   -D           rebuild the sched domains before each run (a cpuset
-#                partition switched root -> member)
-#   -n           check only: the arguments, the files and the workload's
-#                programs, then exit 0; nothing is run or changed
-#   -S           per-run counters, as more metrics (schedstats switched on
-#                for the whole run, /proc/sys/kernel/sched_schedstats; a
-#                /proc/schedstat of a version other than 17 is refused):
-#                ni_lb_count and ni_lb_gained (newidle balance attempts and
-#                tasks pulled, all CPUs and domains), lb_gained (pulls of
-#                every kind), run_delay_ms and counted_s (the seconds between
-#                the counters' reads, for rates); per domain level NAME
-#                (smt, mc, pkg, ...; schedstat's domain names, lowercased),
-#                summed over the CPUs, the newidle attempts by how they
-#                ended, from schedstat: dom_NAME_pulls (those that moved
-#                a task), dom_NAME_failed (a busiest queue found, nothing
-#                moved), dom_NAME_nobusyg and dom_NAME_nobusyq (no busiest
-#                group, queue), dom_NAME_balanced (the rest of lb_balanced:
-#                should_we_balance said no, or another CPU was balancing a
-#                serialised domain), and dom_NAME_gained (the tasks moved);
-#                dom_NAME_attempts, schedstat's, where the kernel lacks the
-#                telemetry; and where it has the lab's telemetry
-#                (/sys/kernel/debug/lab_newidle, the bench kernels):
-#                dom_NAME_visits, dom_NAME_full (visits at ratio 1024,
-#                where no throttle is asked), dom_NAME_attempts,
-#                dom_NAME_pinned (attempts that found every task pinned,
-#                which schedstat counts as balanced: taken out of
-#                dom_NAME_balanced), and dom_NAME_ratio0 and dom_NAME_ratio1
-#                (the ratio at the start and the end of the run, the mean
-#                over the CPUs); without the telemetry, the ratios from the
-#                series' per-domain newidle_ratio where the kernel has it;
-#                on every kernel dom_NAME_cost0 and dom_NAME_cost1 (the
-#                domain's max_newidle_lb_cost, ns, the mean over the CPUs;
-#                sched/verbose is set for the run to show the domains).
-#                bench/counters.py CSV tabulates them
-# Workloads:
-#   futex: futexbench -t THREADS -w WAKE -r SECONDS (default 8 threads, 4 wakes)
-#   futex8, futex815: the sembench mail's two conditions as presets, 8
-#          workers waking 4 and 815 waking 101 (-t and -W are ignored)
-#   sembench8, sembench815: sembench-ng itself (-o 2) at those conditions,
-#          where a 'sembench' binary is on PATH (bench/bare-metal.sh, or
-#          the lab's guest with LAB_GUEST_BINS); burns_per_s as it prints it
-#   msg:   msgbench -m 4 -t T -r SECONDS (bench/msgbench.c, the lab's own
-#          message/worker load; rps, lat_p50_us, lat_p90_us, lat_p99_us,
-#          msg_cpu_s, msg_cpu_us_per_req)
-#   schbench: schbench -L -m 4 -M auto -t T -n 0 -r SECONDS -s 0, Chris
-#          Mason's command of the schbench regression thread with -t and -r
-#          scaled, where a 'schbench' binary is on PATH; rps from its
-#          "average rps: N" line (or else the last "rps: N" or "rps=N")
-#          For both, T = 2 x CPUs / 4 (at least 1), -t is ignored: the thread
-#          gives -t 256 but not the CPU count of the machine it ran on, so
-#          the workers are scaled to twice the CPUs (M x T = 2 x CPUs, nproc)
-#          rather than copied: every CPU has workers going idle and coming
-#          back, more than it can run at once.
-#   hackbench: hackbench -g THREADS -l 100*SECONDS (groups; rt-tests)
-#   stress: stress-ng --futex THREADS -t SECONDS --metrics-brief
-#   perfmsg: perf bench sched messaging -g THREADS -l 100*SECONDS (seconds)
-#   perfpipe: perf bench sched pipe -l 10000*SECONDS (usecs_per_op; linux-perf)
-#   tbench: tbench_srv on loopback, tbench -t SECONDS THREADS clients
-#          (mb_per_s; Debian's dbench)
-#   tbench1, tbench8, tbench16, tbench32: tbench at the client counts of
-#          the Zen 3 review mail (-t is ignored)
-# CSV columns: workload,condition,run,metric,value,boot (bench/stats.py's)
+# Runs of one workload on one boot, a CSV line per measurement
+# (workload,condition,run,metric,value,boot: bench/stats.py's). Runs as root,
+# in the lab's guest or on bare metal; what it changes (a feature,
+# schedstats, sched/verbose) is put back on exit, failure or Ctrl-C.
+# Usage: bench/aba.sh [-w WORKLOAD] [-k RUNS] [-s SECONDS] [-t THREADS] [-W WAKE]
+#          [-f FEATURE | -c NAME] [-o CSV] [-i MS] [-u SECONDS] [-x RUNS]
+#          [-C OFFSET] [-b BOOT] [-D] [-S] [-n]
+#   -f FEATURE  K rounds of A (FEATURE), B (NO_FEATURE), A2 (default NI_RANDOM)
+#   -c NAME     no toggling: K runs as they are, labelled NAME (bench-kernels)
+#   -x RUNS     warm-up rounds first, shown as '# warm-up' lines, never in the
+#               CSV: the first run after a boot is no sample
+#   -b BOOT     the boot's number, the CSV's last column (default 1)
+#   -C OFFSET   futex: the first worker on the OFFSET-th allowed CPU, the rest
+#               in turn from there: it moves a boot's trajectory
+#   -i MS       futex: completions per MS ms, giving transient_per_s (the
+#               first MS) and steady_per_s (after -u SECONDS, default 1)
+#   -D          rebuild the sched domains before each run (a cpuset partition)
+#   -n          check the arguments, files and programs only, change nothing
+#   -S          per-run counters (schedstat 17): ni_lb_count, ni_lb_gained,
+#               lb_gained, run_delay_ms, counted_s, and per domain level L
+#               dom_L_attempts, _pulls, _failed, _nobusyg, _nobusyq, _balanced,
+#               _gained, _cost0, _cost1, _visits, _full, _pinned, _ratio0,
+#               _ratio1 (see snap and deltas; bench/counters.py tabulates them)
+# Workloads (futexbench and msgbench are bench/*.c, built here if missing):
+#   futex         futexbench -t THREADS -w WAKE -r SECONDS (8 threads, 4 wakes)
+#   futex8, futex815, sembench8, sembench815: the sembench mail's conditions
+#                 (8 waking 4, 815 waking 101) in futexbench or in sembench-ng
+#                 -o 2 (a 'sembench' on PATH; -t and -W ignored)
+#   msg, schbench msgbench -m 4 -t T, and Chris Mason's schbench -L -m 4 -M
+#                 auto -t T -n 0 -s 0 (on PATH), both -r SECONDS; T is 2 x
+#                 CPUs / 4: the thread's -t 256 came without its CPU count, so
+#                 every CPU gets more workers going idle and back than it runs
+#   hackbench, stress, perfmsg, perfpipe: hackbench -g THREADS (rt-tests),
+#                 stress-ng --futex THREADS, perf bench sched messaging, pipe
+#   tbench, tbench1, tbench8, tbench16, tbench32: dbench's tbench on
+#                 loopback, the last four at the Zen 3 review's client counts
 # ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY,
-# ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE: the files it reads and
-# writes (the tests' stand-ins; by default the sched features file,
-# /proc/schedstat, the schedstats sysctl, the telemetry, the sched debugfs
-# domains directory and verbose switch, and dbench's
-# /usr/share/dbench/client.txt).
-# A run whose workload fails or reports no figures stops the whole A/B/A
-# with its output: no measurement is lost silently.
+# ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE: the tests' stand-ins for the
+# kernel's files and dbench's client.txt.
+# A run that fails or reports no figures stops it all, its output shown.
 set -eu
 FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
 SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat}
 SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
-# with stand-ins for the features (the tests), none of the kernel's files
-# either unless given
+# with stand-ins for the features (the tests), no kernel file unless given
 dbg=/sys/kernel/debug/sched
 [ -z "${ABA_FEATURES:-}" ] || dbg=/nonexistent
 DOMS=${ABA_DOMAINS:-$dbg/domains}
@@ -133,20 +79,15 @@ for n in "$interval" "$warm" "$warmups" "$offset"; do
 	case $n in ''|*[!0-9]*) die "-i, -u, -x and -C take numbers" ;; esac
 done
 [ "$interval" = 0 ] || [ "$warm" -lt "$secs" ] || die "-u (warm-up) must be shorter than -s"
-if [ "$FEAT" = /sys/kernel/debug/sched/features ] && [ ! -e "$FEAT" ]; then
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
-fi
+[ "$FEAT" != /sys/kernel/debug/sched/features ] || [ -e "$FEAT" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 [ -e "$FEAT" ] || die "no $FEAT: mount debugfs (a kernel with CONFIG_SCHED_DEBUG and DEBUG_FS)"
 [ -w "$FEAT" ] || die "cannot write $FEAT: run as root"
 here=$(cd "$(dirname "$0")" && pwd)
-# msg and schbench: 4 message threads, the workers scaled to the machine
-# (the head comment says why)
 msgs=4 msgt=$(( $(nproc 2>/dev/null || grep -c ^processor /proc/cpuinfo) * 2 / 4 ))
 [ "$msgt" -ge 1 ] || msgt=1
 case $wl in futex) prog=futexbench ;; msg) prog=msgbench ;; *) prog="" ;; esac
 if [ -n "$prog" ] && ! command -v $prog >/dev/null && [ -f "$here/$prog.c" ]; then
-	# on bare metal: build it from the source next to this script (-n: the
-	# source is enough)
+	# on bare metal, from the source beside this script (-n: the source will do)
 	[ -z "$check" ] || exit 0
 	"$here/build-futexbench.sh" "$here/bin/$prog" ||
 		die "cannot build $here/$prog.c (a C compiler is needed)"
@@ -168,7 +109,6 @@ tbench)
 esac
 [ -z "$check" ] || exit 0
 
-# the knobs' helpers: lab/guest/sched.sh (/lab/sched.sh in the lab's guest)
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
 [ -f "$lib" ] || die "no lab/guest/sched.sh beside bench/ (nor /lab/sched.sh)"
 SCHED_FEATURES=$FEAT
@@ -176,9 +116,17 @@ SCHED_FEATURES=$FEAT
 . "$lib"
 state() { feat "$feature"; }
 orig=$(state) || die "the kernel has no feature $feature"
-sst_orig="" srv="" verb_orig=""
+[ -z "$sst" ] || { [ -r "$SCHEDSTAT" ] && [ -w "$SST" ]; } || die "-S: no $SCHEDSTAT or $SST (CONFIG_SCHEDSTATS; root)"
+sst_orig="" srv="" verb_orig="" tmp=$(mktemp -d)
+restore() {
+	set_feat "$orig" || echo "aba: could not put $feature back to $orig" >&2
+	[ -z "$sst_orig" ] || echo "$sst_orig" >"$SST"
+	[ -z "$verb_orig" ] || echo "$verb_orig" >"$VERB"
+	[ -z "$srv" ] || kill "$srv" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap restore EXIT
 if [ -n "$sst" ]; then
-	[ -r "$SCHEDSTAT" ] && [ -w "$SST" ] || die "-S: no $SCHEDSTAT or $SST (CONFIG_SCHEDSTATS; root)"
 	sst_orig=$(cat "$SST")
 	echo 1 >"$SST"
 	# the domains directory is there only with sched/verbose on
@@ -187,24 +135,15 @@ if [ -n "$sst" ]; then
 		echo Y >"$VERB"
 	fi
 fi
-restore() {
-	set_feat "$orig" || echo "aba: could not put $feature back to $orig" >&2
-	[ -z "$sst_orig" ] || echo "$sst_orig" >"$SST"
-	[ -z "$verb_orig" ] || echo "$verb_orig" >"$VERB"
-	[ -z "$srv" ] || kill "$srv" 2>/dev/null || true
-}
-trap restore EXIT
 trap 'exit 130' INT TERM
 
-# one run of the workload, its output on stdout
+# workload: one run, its output on stdout; figures: its metric value pairs
 workload() {
 	case $wl in
 	futex)
-		if [ "$interval" = 0 ]; then
-			futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset"
-		else
-			futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset" -i "$interval"
-		fi ;;
+		set -- -t "$threads" -w "$wake" -r "$secs" -c "$offset"
+		[ "$interval" = 0 ] || set -- "$@" -i "$interval"
+		futexbench "$@" ;;
 	sembench) sembench -r "$secs" -o 2 -t "$threads" -w "$wake" ;;
 	msg) msgbench -m "$msgs" -t "$msgt" -r "$secs" ;;
 	schbench) schbench -L -m "$msgs" -M auto -t "$msgt" -n 0 -r "$secs" -s 0 ;;
@@ -215,7 +154,6 @@ workload() {
 	tbench) tbench -t "$secs" "$threads" 127.0.0.1 -c "$loadfile" ;;
 	esac
 }
-# its figures: metric value pairs, from its output on stdin
 figures() {
 	case $wl in
 	futex)
@@ -249,15 +187,10 @@ figures() {
 	esac
 }
 
-
-# the counters of -S (schedstat version 17): newidle lb_count, lb_gained;
-# every lb_gained; run_delay (ns); the uptime, for the seconds counted; a D
-# line per CPU and domain with its newidle columns (fields 26-36: the third
-# idle type of enum cpu_idle_type, CPU_NEWLY_IDLE, 11 fields each, after
-# "domainN NAME MASK"): "D cpu domainN name lb_count lb_balanced lb_failed
-# lb_gained lb_nobusyq lb_nobusyg"; then the lab's telemetry, a line per
-# domain "cpu level name visits full ratio attempts pulls pinned" (pinned
-# only from a telemetry.patch that has it), when it is there
+# -S's counters: S newidle lb_count, lb_gained, every lb_gained, run_delay;
+# U the uptime; D per CPU and domain its CPU_NEWLY_IDLE columns (26-36);
+# T the telemetry: cpu level name visits full (at ratio 1024: nothing asked)
+# ratio attempts pulls [pinned]; R the domain's ratio (- if none) and cost
 snap() {
 	# another version has other columns: refused, not read as these
 	awk '/^version/ { ver = $2 }
@@ -268,7 +201,6 @@ snap() {
 			printf "S %.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' "$SCHEDSTAT"
 	echo "U $(cut -d' ' -f1 /proc/uptime)"
 	[ ! -r "$TEL" ] || sed 's/^/T /' "$TEL"
-	# each domain's ratio (the series' debugfs; - where absent) and cost
 	for d in "$DOMS"/cpu*/domain*; do
 		[ -r "$d/name" ] && [ -r "$d/max_newidle_lb_cost" ] || continue
 		c=${d%/domain*}
@@ -276,14 +208,13 @@ snap() {
 			"$(cat "$d/max_newidle_lb_cost")"
 	done
 }
-# the metrics of a run from the snapshots before and after it; a level's
-# counters are summed over its CPUs (and over its domains where two share a
-# name, as NUMA's do). schedstat counts in lb_balanced the attempts that
-# found no busiest group or queue and, as it cannot tell them apart, those
-# that found every task pinned: balanced is what is left of it when those
-# are taken out, so that the classes do not overlap. Every attempt ends in
-# one of them: balanced, nobusyg, nobusyq, pinned, failed (a busiest queue
-# found, nothing moved) or a pull (lb_count - lb_balanced - lb_failed)
+# a run's metrics from the snapshots around it, a level's summed over its
+# CPUs and same-named domains (NUMA's). schedstat's lb_balanced holds the
+# attempts with no busiest group or queue, and the all-pinned ones: taken
+# out, balanced is what is left (should_we_balance said no, or another CPU
+# balanced the domain), so the classes do not overlap and every attempt is
+# one of balanced, nobusyg, nobusyq, pinned, failed (a busiest queue,
+# nothing moved) or a pull (lb_count - lb_balanced - lb_failed)
 deltas() {
 	awk 'FNR == 1 { f++ }
 		$1 == "S" { s[f, 1] = $2; s[f, 2] = $3; s[f, 3] = $4; s[f, 4] = $5 }
@@ -327,8 +258,6 @@ deltas() {
 			} }' "$1" "$2"
 }
 
-tmp=$(mktemp -d)
-trap 'restore; rm -rf "$tmp"' EXIT
 if [ "$wl" = tbench ]; then
 	# loopback up (the lab's guest starts with it down), the server once
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null || true
@@ -338,15 +267,11 @@ if [ "$wl" = tbench ]; then
 fi
 # measure COND RUN: one run under condition COND, its figures on stdout
 measure() {
-	if [ -z "$only" ]; then
-		set_feat "$([ "$1" = B ] && echo "NO_$feature" || echo "$feature")" || die "writing $FEAT did not take effect"
-	fi
-	if [ -n "$rebuild" ]; then
-		n=$(grep -c ^processor /proc/cpuinfo)
-		# the upper half of the CPUs, as lab/guest/stress.sh does
-		rebuild_domains "$((n / 2))-$((n - 1))" ||
-			die "cannot rebuild the sched domains (-D: needs cgroup2 with cpuset)"
-	fi
+	[ -n "$only" ] || set_feat "$([ "$1" = B ] && echo "NO_$feature" || echo "$feature")" ||
+		die "writing $FEAT did not take effect"
+	# -D: a partition of the upper half of the CPUs, as lab/guest/stress.sh does
+	[ -z "$rebuild" ] || { ncpu=$(grep -c ^processor /proc/cpuinfo); rebuild_domains "$((ncpu / 2))-$((ncpu - 1))"; } ||
+		die "cannot rebuild the sched domains (-D: needs cgroup2 with cpuset)"
 	echo "# run $2 condition $1 ($(state))" >&2
 	rc=0
 	[ -z "$sst" ] || snap >"$tmp/s0"
@@ -366,23 +291,18 @@ measure() {
 	[ -z "$sst" ] || deltas "$tmp/s0" "$tmp/s1"
 }
 echo "workload,condition,run,metric,value,boot" >"$tmp/csv"
-i=1
-while [ $i -le "$warmups" ]; do
+round=1
+while [ $round -le $((warmups + runs)) ]; do
+	i=$((round - warmups))
 	for cond in ${only:-A B A2}; do
-		measure "$cond" "w$i" >"$tmp/fig.run"
-		sed "s/^/# warm-up $label $cond $i: /" "$tmp/fig.run" >&2
+		measure "$cond" "$([ $i -gt 0 ] && echo $i || echo "w$round")" >"$tmp/fig.run"
+		if [ $i -gt 0 ]; then
+			while read -r metric value; do echo "$label,$cond,$i,$metric,$value,$boot"; done <"$tmp/fig.run" >>"$tmp/csv"
+		else
+			sed "s/^/# warm-up $label $cond $round: /" "$tmp/fig.run" >&2
+		fi
 	done
-	i=$((i + 1))
-done
-i=1
-while [ $i -le "$runs" ]; do
-	for cond in ${only:-A B A2}; do
-		measure "$cond" "$i" >"$tmp/fig.run"
-		while read -r metric value; do
-			echo "$label,$cond,$i,$metric,$value,$boot"
-		done <"$tmp/fig.run" >>"$tmp/csv"
-	done
-	i=$((i + 1))
+	round=$((round + 1))
 done
 case $csv_out in
 /dev/stdout|-) cat "$tmp/csv" ;;

@@ -85,13 +85,9 @@ for c in $comparisons; do
 	case " norandom gate $candidates " in *" $c "*) ;; *) bad "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
 done
 [ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
-# The time it takes, every comparison available: for each workload one
-# warm-up round, and for each comparison RUNS rounds, of A B A2; each run
-# its seconds and up to 1 s more to start and stop its threads (futexbench
-# -t 815 took 0.2 s over a 2 s run on 2 cores). hackbench runs a number of
-# loops, not seconds (100 a second asked, well under it on hardware), and
-# is counted as the others. A comparison the kernel lacks is skipped: v7.3
-# has neither NI_GATE nor NI_FOUND, and takes a third of it.
+# The time, every comparison there: a run's seconds and up to 1 s to start and
+# stop its threads (futexbench -t 815: 0.2 s over 2 s on 2 cores); hackbench's
+# 100 loops a second take less on hardware. v7.3 skips two comparisons of 3.
 nc=$(echo $comparisons | wc -w) nw=$(echo $workloads | wc -w)
 took() {
 	t_n=$((nw * (1 + nc * $1) * 3))
@@ -103,15 +99,12 @@ if [ -n "$time_only" ]; then
 	exit 0
 fi
 [ -n "$runs_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || die "the report needs scipy: apt install python3-scipy"
-# report_one WORKLOAD COMPARISON FEATURE A|B: the report of one A/B/A
 report_one() {
 	"$here/stats.py" "$out/$1-$2.csv" --title "$1, $2: A/B/A of $3 on one boot" --label "A=A  ${4%|*}" \
 		--label "B=B  ${4#*|}" --label "A2=A2 ${4%|*} again" --cv-max "$cvmax" --json "$out/$1-$2.json" \
 		--csv "$out/$1-$2.report.csv" >>"$out/report.txt" || rc=$?
-	if [ -x "$here/counters.py" ]; then
-		"$here/counters.py" "$out/$1-$2.csv" >>"$out/report.txt" 2>&1 ||
-			echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
-	fi
+	[ ! -x "$here/counters.py" ] || "$here/counters.py" "$out/$1-$2.csv" >>"$out/report.txt" 2>&1 ||
+		echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
 }
 if [ -n "$report_only" ]; then
 	[ -f "$out/runs.txt" ] && [ -f "$out/report.txt" ] || die "$out holds no --runs-only run (runs.txt, report.txt)"
@@ -122,17 +115,13 @@ if [ -n "$report_only" ]; then
 	cat "$out/report.txt"
 	exit $rc
 fi
-# ABA_FEATURES and bench/aba.sh's other ABA_* stand-ins (the tests') replace
-# the kernel's files; then root is not needed
 F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 [ -n "${ABA_FEATURES:-}" ] || [ "$(id -u)" = 0 ] || die "run as root (it writes $F)"
 [ -z "${SEMBENCH:-}" ] || [ -x "$SEMBENCH" ] || die "SEMBENCH=$SEMBENCH is not an executable"
 [ -z "${SCHBENCH:-}" ] || [ -x "$SCHBENCH" ] || die "SCHBENCH=$SCHBENCH is not an executable"
 [ -e "$F" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 [ -w "$F" ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
-# check_workloads others|provided: each workload's name and programs
-# (bench/aba.sh -n, which changes nothing), those this script does not
-# provide before anything is made, those it provides once they are there
+# check_workloads others|provided: aba.sh -n of others' workloads, or ours
 check_workloads() {
 	for wl in $workloads; do
 		case $wl in
@@ -147,8 +136,6 @@ check_workloads others
 mkdir -p "$out/bin"
 PATH=$out/bin:$PATH
 
-# the programs: sembench the tester's or the review's commit fetched,
-# checked and built; msgbench ours, built; schbench the tester's
 : >"$out/programs.txt"
 case " $workloads " in
 *" sembench"*)
@@ -175,7 +162,7 @@ case " $workloads " in
 		echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1), built by bench/build-futexbench.sh;" \
 			"-m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
 	else
-		# the lab's guest: built into its initramfs, beside this script
+		# the lab's guest has it in its initramfs, beside this script
 		cp "$here/msgbench" "$out/bin/msgbench" 2>/dev/null || die "no bench/msgbench.c, nor a msgbench beside $0"
 		echo "msgbench: the lab's guest build; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
 	fi
@@ -185,24 +172,16 @@ if [ -n "${SCHBENCH:-}" ]; then
 	cp "$SCHBENCH" "$out/bin/schbench"
 	echo "schbench: the tester's binary, $SCHBENCH; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
 fi
-# and every workload's programs there before the first run
 check_workloads provided
 
 SCHED_FEATURES=$F
-# the knobs' helpers: lab/guest/sched.sh (/lab/sched.sh in the lab's guest)
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
 # shellcheck source=lab/guest/sched.sh
 . "$lib"
 # the features this script writes, as they are, put back on every exit
 orig=""
-for f in NI_RANDOM NI_GATE $candidates; do
-	s=$(feat "$f") && orig="$orig $s"
-done
-restore() {
-	for s in $orig; do
-		set_feat "$s" || echo "bare-metal: could not put $s back" >&2
-	done
-}
+for f in NI_RANDOM NI_GATE $candidates; do s=$(feat "$f") && orig="$orig $s"; done
+restore() { for s in $orig; do set_feat "$s" || echo "bare-metal: could not put $s back" >&2; done; }
 trap restore EXIT
 trap 'exit 130' INT TERM
 has() { feat "$1" >/dev/null; }
@@ -214,8 +193,7 @@ lacks() {
 	*) has "$1" && return 1; echo "$1" ;;
 	esac
 }
-# base CMP: the comparison's base features, set before its A/B/A (sh has
-# no local variables: the names of its loop are its own)
+# base CMP: the comparison's base features (its loop's bc: sh has no locals)
 base() {
 	case $1 in
 	norandom) ! has NI_GATE || set_feat NO_NI_GATE ;;
@@ -229,11 +207,8 @@ base() {
 # the feature each comparison toggles, and the names of A and B
 toggled() { case $1 in norandom) echo NI_RANDOM ;; gate) echo NI_GATE ;; *) echo "$1" ;; esac; }
 names() {
-	case $1 in
-	norandom) echo "NI_RANDOM (the dice)|NO_NI_RANDOM (every visit)" ;;
-	gate) echo "NI_GATE (the gate)|NO_NI_GATE (the dice)" ;;
-	*) echo "$1|NO_$1 (the dice)" ;;
-	esac
+	case $1 in norandom) echo "NI_RANDOM (the dice)|NO_NI_RANDOM (every visit)" ;;
+	gate) echo "NI_GATE (the gate)|NO_NI_GATE (the dice)" ;; *) echo "$1|NO_$1 (the dice)" ;; esac
 }
 {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \

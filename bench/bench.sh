@@ -1,37 +1,25 @@
 #!/bin/bash
-# The bench's one runner, in the emulated guest, under the preset
-# bench/presets/BENCH_PRESET.conf:
-#   bench/bench.sh features  (make bench) BENCH_BOOTS boots of BENCH_VARIANT,
-#       each running every workload A/B/A for each feature of BENCH_PAIRS:
-#       NI_GATE (the gate; B: NO_NI_GATE, the dice the series keeps) and
-#       NI_RANDOM (the positive control; B: NO_NI_RANDOM)
-#   bench/bench.sh kernels   (make bench-kernels) BENCH_BOOTS rounds, each
-#       booting every kernel of BENCH_KERNELS (lab/data/bench-kernels) once,
-#       in an order drawn from the seed (a drift of the host then spreads
-#       over every kernel); each kernel's runs as they are
-#   bench/bench.sh compare A B  (make compare A=RUN B=RUN) two stored runs
-# Every boot sets the preset's features (and the kernel's), waits a delay
-# drawn from the seed, runs BENCH_WARMUP_RUNS warm-up rounds (the first run
-# after a boot moves by 2x, so it is no sample), then BENCH_RUNS rounds, the
-# workloads in an order and the workers' first CPU drawn from the seed:
-# under icount two boots of one kernel would replay one trajectory, and the
-# delay, order and CPU make each boot a sample of its own. Every boot's
-# script must do the same work around its runs (checked before the first
-# boot), so that the kernels' figures differ by the kernel only.
-# bench/stats.py then compares over the boots.
-# Results: BENCH_OUT/DATE-PRESET-MODE/ (settings.txt, plan.txt, guest-N.sh,
-# console-N.txt, aba.csv, report.txt, report.json); BENCH_OUT/latest.
+# The bench's runner in the emulated guest, under bench/presets/BENCH_PRESET.conf:
+#   features (make bench): BENCH_BOOTS boots of BENCH_VARIANT, each running
+#       every workload A/B/A for each feature of BENCH_PAIRS
+#   kernels (make bench-kernels): BENCH_BOOTS rounds of a boot of each kernel
+#       of BENCH_KERNELS, in an order drawn from the seed: a drift of the host
+#       spreads over every kernel
+#   compare A B (make compare A=RUN B=RUN): two stored runs
+# Under icount two boots of one kernel replay one trajectory: a delay, the
+# workloads' order and the first CPU drawn from the seed make each boot a
+# sample. Warm-up rounds go first (a boot's first run moves by 2x); every
+# boot does the same work around its runs, so the kernel alone differs.
 # BENCH_PLAN_ONLY=1 writes and checks the scripts and the plan, boots nothing.
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"
 
-# What two runs must share to be compared: what each run measures and how
+# what two runs must share to be compared: what each measures, and how
 SAME="BENCH_PRESET LAB_ACCEL LAB_ICOUNT_SHIFT BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_FEATURES
 	BENCH_WORKLOADS BENCH_SECONDS BENCH_WARMUP_RUNS BENCH_REBUILD"
-# compare RUN RUN: each condition of the second stored run (BENCH_OUT/NAME,
-# or a path) against the same condition of the first, as MMTests'
-# compare-kernels does; refused, status 7, when a setting of SAME differs
+# compare RUN RUN (BENCH_OUT/NAME or a path): each condition of the second
+# against the first's, as MMTests' compare-kernels does; 7 if SAME differs
 compare() {
 	local a b k va vb bad="" opts=() c runs=()
 	[ $# = 2 ] && [ -n "$1" ] && [ -n "$2" ] ||
@@ -115,9 +103,7 @@ fi
 /usr/bin/python3 -c 'import scipy' 2>/dev/null || die "python3-scipy is missing (make deps)"
 lab_lock
 # LAB_KERNEL: a kernel built elsewhere, booted with its variant's guest files
-if [ -z "${LAB_KERNEL:-}" ]; then
-	for v in $(cut -d' ' -f3 "$dir/plan.txt" | sort -u); do "$LAB_TOP/lab/prepare.sh" guest "$v"; done
-fi
+[ -n "${LAB_KERNEL:-}" ] || for v in $(cut -d' ' -f3 "$dir/plan.txt" | sort -u); do "$LAB_TOP/lab/prepare.sh" guest "$v"; done
 echo "workload,condition,run,metric,value,boot" >"$dir/aba.csv"
 start=$(date +%s)
 while read -r b k variant; do

@@ -1,10 +1,7 @@
 #!/bin/sh
-# Compile the lab's own benchmarks, bench/futexbench.c and bench/msgbench.c:
-# the one place their compiler and flags are written (the lab's initramfs
-# and bench/aba.sh on bare metal use it). The output's name says which:
-# .../futexbench from futexbench.c, .../msgbench from msgbench.c.
-# Usage: bench/build-futexbench.sh OUTPUT [static]    (CC=cc by default)
-#   static: a static binary, for the lab's busybox guest
+# Compile bench/futexbench.c or bench/msgbench.c, as OUTPUT's name says: the
+# one place their compiler (CC=cc) and flags are written.
+# Usage: bench/build-futexbench.sh OUTPUT [static]   (static: the lab's guest)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 usage="usage: bench/build-futexbench.sh OUTPUT [static] (OUTPUT's name: futexbench or msgbench)"

@@ -1,11 +1,8 @@
 #!/bin/sh
-# The measurements in a benchmark guest's console: the CSV rows that
-# bench/aba.sh printed between BENCH-CSV-BEGIN and BENCH-CSV-END, on stdout.
-# A block opened as "BENCH-CSV-BEGIN WORKLOAD TAG" (a features A/B/A of
-# feature TAG) has its conditions named TAG:A, TAG:B and TAG:A2.
-# Fails, saying why, when a workload failed in the guest (BENCH-FAILED) or
-# the console holds no measurement.
-# Usage: bench/collect.sh CONSOLE
+# The CSV rows bench/aba.sh printed in a guest's console between
+# BENCH-CSV-BEGIN and BENCH-CSV-END; a block "BENCH-CSV-BEGIN WORKLOAD TAG"
+# has its conditions named TAG:A, TAG:B, TAG:A2. Fails, saying why, on a
+# BENCH-FAILED or no measurement.
 set -eu
 c=${1:?usage: bench/collect.sh CONSOLE}
 [ -f "$c" ] || { echo "collect: no console $c" >&2; exit 1; }

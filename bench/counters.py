@@ -2,19 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench/counters.py: the counters that explain a benchmark run, as a table.
 
-Reads a CSV of bench/aba.sh -S (workload,condition,run,metric,value,boot)
-and prints, for each workload, a line per condition and sched-domain level:
-the newidle visits (the lab's telemetry), attempts and pulls per second, the
-attempts per visit and the pulls per attempt, how the attempts that pulled
-nothing ended, in % of them (balanced: should_we_balance said no or the
-domain was being balanced elsewhere; nobusyg, nobusyq: no busiest group or
-queue; pinned: every task pinned, the telemetry's; failed: a busiest queue
-found, nothing moved), and the ratio at the start and the end of a run; then
-futexbench's waker, where the CSV has it: its migrations per second and CPU
-time per completion. Every figure is the mean over the condition's runs (a
-ratio: of the means). A run's length is its counted_s (aba.sh -S), else
---seconds; without either the counts are totals per run, and the header
-says so.
+Reads a CSV of bench/aba.sh -S and prints, per workload, a line per condition
+and domain level: newidle visits, attempts and pulls per second, attempts per
+visit, pulls per attempt, how the attempts that pulled nothing ended (aba.sh's
+classes, in %), the ratio and the balance cost at the start and end of a run;
+then futexbench's waker: migrations per second, CPU time per completion. Each
+figure is the mean over the condition's runs (a ratio: of the means), per
+second of counted_s, else of --seconds, else a total per run (said).
 Usage: bench/counters.py CSV [--seconds N]
 """
 import argparse

@@ -1,28 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * futexbench: one waker fanning out to pinned workers over futexes, the
- * newidle-heavy loop of the sembench runs (sembench-ng -o 2) in the review
- * of the newidle gate, rewritten for the lab.
- *
- * T workers, worker i bound to the i-th allowed CPU (cycling), publish that
- * they are ready and sleep on a futex word of their own (shared futexes,
- * as sembench uses). The main thread, free to migrate, scans the workers
- * from the last one it woke, wakes at most W ready ones per pass, reads the
- * clock and starts the next pass at once: it spins, it never yields. A woken
- * worker counts a completion and is ready again.
- *
- * Where it still differs from sembench: the clock is clock_gettime() and not
- * gettimeofday(); timing starts once every worker is ready, not the first
- * one; the result is completions per second of the measured time, not of
- * whole seconds; per-interval counts and the main thread's CPU time,
- * context switches and migrations are extra.
+ * futexbench: the newidle-heavy loop of sembench-ng -o 2 (the review of the
+ * newidle gate), rewritten for the lab. T workers, pinned in turn to the
+ * allowed CPUs from the OFFSET-th, sleep on futex words of their own; the
+ * main thread, free to migrate, wakes at most W ready ones per pass and
+ * never yields. Unlike sembench, timing starts once every worker is ready.
  *
  * Usage: futexbench [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS] [-c OFFSET]
- * Prints one line of key=value; with -i, also a line per interval of MS
- * milliseconds: "interval t_ms=... completions=...". -c OFFSET binds the
- * first worker to the OFFSET-th allowed CPU and the others in turn from
- * there (0, sembench's order, by default): the lab moves a boot's
- * trajectory with it.
+ * Prints a line of key=value; with -i, also "interval t_ms=... completions=..."
+ * every MS milliseconds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -143,7 +129,6 @@ static int wake_some(int threads, int wake, int *last)
 	return woken;
 }
 
-/* @s as a number from @min to 1000000, or a clear error */
 static int number(const char *s, const char *what, long min)
 {
 	char *end;

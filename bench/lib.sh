@@ -2,9 +2,8 @@
 # The bench's host side, sourced after lab/lib.sh by bench/bench.sh and
 # bench/sweep.sh: presets, the kernels, and the one script every boot runs.
 
-# bench_preset NAME: load bench/presets/NAME.conf. A setting the environment
-# gives wins over the preset's; a name the preset has no business setting
-# is refused.
+# bench_preset NAME: load bench/presets/NAME.conf; the environment's settings
+# win over the preset's
 bench_preset() {
 	local f=$LAB_TOP/bench/presets/$1.conf line key
 	[ -f "$f" ] || die "no preset '$1' (bench/presets: $(cd "$LAB_TOP/bench/presets" && ls ./*.conf | sed 's|^\./||; s|\.conf$||' | tr '\n' ' '))"
@@ -28,8 +27,8 @@ bench_preset() {
 	export LAB_CPUS=$BENCH_CPUS LAB_SOCKETS=$BENCH_SOCKETS LAB_THREADS=$BENCH_THREADS
 }
 
-# bench_kernel NAME FIELD: FIELD (variant, tree, features, against, label) of
-# NAME's line in lab/data/bench-kernels; bench_kernels: every NAME there.
+# bench_kernel NAME FIELD (variant tree features against label) of
+# lab/data/bench-kernels; bench_kernels: every NAME there
 bench_kernels() { awk '!/^#/ && NF { print $1 }' "$LAB_TOP/lab/data/bench-kernels"; }
 bench_kernel() {
 	awk -v k="$1" -v f="$2" '!/^#/ && $1 == k { n = split("variant tree features against", c, " ")
@@ -40,8 +39,7 @@ bench_kernel() {
 		die "unknown bench kernel '$1' (lab/data/bench-kernels: $(bench_kernels | paste -sd' '))"
 }
 
-# bench_seeded N SEED...: a number in 0 .. N-1 from the seed words, the same
-# for the same words, so that a run's seed gives its boots again
+# bench_seeded N SEED...: 0 .. N-1 from the seed: a run's seed gives its boots again
 bench_seeded() {
 	local n=$1
 	shift
@@ -57,13 +55,8 @@ bench_shuffle() {
 }
 
 # bench_guest_script FILE BOOT LABEL FEATURES WORKLOADS DELAY_US OFFSET ARGS MODES:
-# the script a boot runs. Its BENCH-PARAM lines are all that may differ
-# between the boots of a run (bench_same_work checks it): the boot's number,
-# the kernel's name and features, the order of the workloads, a delay before
-# the runs and the workers' first CPU. ARGS are bench/aba.sh's. MODES: "-c"
-# (each kernel's runs as they are, named LABEL), or the features to A/B/A,
-# each in turn, its CSV block tagged with it. BENCH_PLANT (tests only) is a
-# command put among the rest, to show that it is caught.
+# a boot's script; only its BENCH-PARAM lines may differ between boots. MODES:
+# "-c" (runs as they are) or features to A/B/A. BENCH_PLANT: the tests' extra.
 bench_guest_script() {
 	local file=$1 m
 	{
@@ -96,15 +89,13 @@ SH
 	} >"$file"
 }
 
-# bench_same_work SCRIPT...: every boot's script does the same work but for
-# its BENCH-PARAM lines; otherwise name the first that differs and fail.
+# bench_same_work SCRIPT...: fails, naming a script that does other work
 bench_same_work() {
-	local first=$1 s
+	local first=$1 s d
 	for s in "$@"; do
-		if ! cmp -s <(grep -v 'BENCH-PARAM$' "$first") <(grep -v 'BENCH-PARAM$' "$s"); then
-			echo "bench: $(basename "$s") does other work around its runs than $(basename "$first"):" >&2
-			diff <(grep -v 'BENCH-PARAM$' "$first") <(grep -v 'BENCH-PARAM$' "$s") | sed 's/^/  /' >&2
-			return 1
-		fi
+		d=$(diff <(grep -v 'BENCH-PARAM$' "$first") <(grep -v 'BENCH-PARAM$' "$s")) && continue
+		echo "bench: $(basename "$s") does other work around its runs than $(basename "$first"):" >&2
+		sed 's/^/  /' <<<"$d" >&2
+		return 1
 	done
 }

@@ -1,29 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * msgbench: message threads handing requests to worker threads over
- * futexes, the lab's own load of the kind schbench measures (Chris Mason's
- * "-L -m 4 -M auto -t 256 -n 0 -r 0 -s 0" in the schbench regression
- * thread), written for the lab: a worker runs briefly and sleeps again,
- * so CPUs go idle and come back all the time, and how soon a woken worker
- * runs depends on where the newidle balance left the tasks.
- *
- * M message threads each own T workers. A round: the message thread posts
- * a request to each of its workers in turn (the post time, then a futex
- * wake), then sleeps until all T have replied; the last one to reply wakes
- * it. A worker takes the time it starts running, counts now - post as its
- * wakeup latency, spins WORK_US microseconds (0 by default, like -n 0),
- * replies and sleeps on its futex again. Rounds, not a pipeline: a message
- * thread posts again only when its whole round is done, as schbench's
- * message threads wait for their workers.
- *
- * Nothing is pinned: where the threads run is the scheduler's choice,
- * which is the thing measured.
+ * msgbench: the lab's load of the kind schbench measures (Chris Mason's
+ * "-L -m 4 -M auto -t 256 -n 0 -r 0 -s 0"): CPUs go idle and come back all
+ * the time, and how soon a woken worker runs depends on where the newidle
+ * balance left the tasks. Nothing is pinned. Each of M message threads posts
+ * a request to each of its T workers and sleeps until the last one replies;
+ * a worker counts now - post as its wakeup latency, spins WORK_US, replies.
  *
  * Usage: msgbench [-m M] [-t T] [-r SECONDS] [-w WORK_US]
- * Prints one line of key=value: rps (requests completed per second of the
- * measured time), lat_p50_us, lat_p90_us, lat_p99_us (wakeup latency of
- * every request), msg_cpu_s (the message threads' CPU time, user + system,
- * all of them) and msg_cpu_us_per_req, then the settings.
+ * Prints a line of key=value: rps, lat_p50_us, lat_p90_us, lat_p99_us,
+ * msg_cpu_s (the message threads' CPU time), msg_cpu_us_per_req, the settings.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,16 +26,9 @@
 #include <unistd.h>
 
 /*
- * Latency histogram, log-linear over nanoseconds: values under 32 exactly,
- * above that 32 buckets per power of two (a bucket is at most 1/32 = 3 %
- * wide), so one fixed array covers 1 ns to the end of uint64_t and a
- * worker's counting costs no allocation and no lock.
- *
- *   ns          bucket   width (ns)
- *   0..31       0..31    1
- *   32..63      32..63   1
- *   64..127     64..95   2
- *   2^k..       (k-4)*32 2^(k-5)
+ * Latency histogram, log-linear over ns: under 32 exact, then 32 buckets per
+ * power of two (at most 3 % wide), so that a fixed array covers uint64_t and
+ * a worker counts with no allocation and no lock.
  */
 #define SUB_BITS	5
 #define SUB		(1 << SUB_BITS)
@@ -99,7 +78,6 @@ static int bucket(uint64_t ns)
 	return (msb - SUB_BITS + 1) * SUB + ((ns >> (msb - SUB_BITS)) & (SUB - 1));
 }
 
-/* a bucket's middle, in microseconds */
 static double bucket_us(int b)
 {
 	int g = b / SUB, s = b % SUB;
@@ -174,7 +152,6 @@ static void *msg_fn(void *arg)
 	return NULL;
 }
 
-/* @s as a number from @min to @max, or a clear error */
 static int number(const char *s, const char *what, long min, long max)
 {
 	char *end;

@@ -2,15 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench/stats.py: the bench's statistics, for one boot or many.
 
-Reads CSV rows workload,condition,run,metric,value,boot. Compares a
-condition with the pool of others (--compare C,BASE[+BASE2]; by default B
-with A+A2 of each A/B/A), with a 95 % interval of the delta. The sample
-(README.md, Terms) is a run on one boot; over several boots, a boot's mean
-(Welch's test) or, where both sides ran on the same boots, the per-boot
-delta (Student's t). --control C: the positive control; where no main
-metric of a workload tells it apart, the status is 5. --cv-max PCT: a main
-metric's CV over PCT is status 6, after every output is written. The
-telemetry's dom_LEVEL_* metrics (bench/aba.sh -S) give the regime table.
+Reads CSV rows workload,condition,run,metric,value,boot; compares a condition
+with the pool of others (by default B with A+A2), with a 95 % interval of the
+delta. A sample (README.md, Terms) is a run on one boot; over boots, a boot's
+mean (Welch) or, where both sides ran on the same boots, the per-boot delta
+(Student's t). Status 5: no main metric of a workload told the --control
+apart; 6: a main metric's CV over --cv-max. dom_LEVEL_* give the regime table.
 Usage: bench/stats.py CSV [--title T] [--label C=NAME ...] [--compare C,B[+B2] ...]
          [--control C] [--cv-max PCT] [--asked-min PCT] [--json F] [--csv F] [--png F]
 """
@@ -93,10 +90,9 @@ def compare(d, c, bases, m):
         for boot, v in d[b].items():
             pool.setdefault(boot, []).extend(v)
     r = {"condition": c, "against": "+".join(bases)}
-    # Under icount a boot replays one trajectory, so its runs are no
-    # independent samples: over several boots a boot counts once. Where both
-    # sides ran on each boot (A/B/A), the boot's own A and A2 are its
-    # baseline and the spread between boots cancels.
+    # Under icount a boot replays one trajectory: over several boots a boot
+    # counts once. Where both sides ran on each boot (A/B/A), the boot's own
+    # A and A2 are its baseline and the spread between boots cancels.
     many = len(own) > 1 and all(len(d[b]) > 1 for b in bases)
     if many and set(own) <= set(pool):
         if not all(mean(pool[k]) for k in own):

@@ -1,14 +1,10 @@
 #!/bin/bash
-# The measured sweep behind the bench's icount shift and run length: for
-# each shift of SWEEP_SHIFTS and each run length of SWEEP_SECONDS, one boot
-# of BENCH_VARIANT (bench-patched) under the preset (BENCH_PRESET=ni4) running each of its
-# workloads A/B/A (NI_GATE / NO_NI_GATE) SWEEP_RUNS rounds; per shift,
-# length and workload, each condition's mean and CV, and the host's wall
-# time per guest second. One boot per point: the CVs are of the runs of one
-# trajectory, a guide to the run length, not an interval.
+# The sweep behind the bench's icount shift and run length: per shift of
+# SWEEP_SHIFTS and length of SWEEP_SECONDS, one boot of BENCH_VARIANT under
+# BENCH_PRESET, SWEEP_RUNS rounds of each workload A/B/A (NI_GATE); each
+# condition's mean and CV, and the wall time per guest second. One boot a
+# point: the CVs, of one trajectory's runs, guide the length; no interval.
 # Usage: bench/sweep.sh            (results: out/bench/sweep-DATE/sweep.txt)
-# Settings: SWEEP_SHIFTS="2 3 4" SWEEP_SECONDS="2 3" SWEEP_RUNS=5, and the
-#           preset's (BENCH_PRESET)
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"

@@ -56,6 +56,12 @@ static unsigned int seq_ratio(enum seq s, struct rng *r, unsigned long v, unsign
 	}
 }
 
+static void widen(struct range *all, const struct range *r)
+{
+	all->lo = r->lo < all->lo ? r->lo : all->lo;
+	all->hi = r->hi > all->hi ? r->hi : all->hi;
+}
+
 static struct range count_run(enum design d, enum seq s, unsigned int cpu, unsigned long visits)
 {
 	unsigned long v, attempts = 0;
@@ -74,8 +80,7 @@ static struct range count_run(enum design d, enum seq s, unsigned int cpu, unsig
 		attempts += gate_visit(&g, ratio);
 		sum += 1 + ratio;
 		x = (long)attempts - (long)(sum / SCALE);
-		rg.lo = x < rg.lo ? x : rg.lo;
-		rg.hi = x > rg.hi ? x : rg.hi;
+		widen(&rg, &(struct range){ x, x });
 	}
 	return rg;
 }
@@ -144,12 +149,6 @@ static const char *fmt(const struct range *r)
 
 	snprintf(b, sizeof(buf[0]), "[%+ld,%+ld]", r->lo, r->hi);
 	return b;
-}
-
-static void widen(struct range *all, const struct range *r)
-{
-	all->lo = r->lo < all->lo ? r->lo : all->lo;
-	all->hi = r->hi > all->hi ? r->hi : all->hi;
 }
 
 /*

@@ -50,21 +50,13 @@ function miss(what) { printf "%s: the gate misses its claim\n", what > "/dev/std
 /^ +(dice|plain|gate) +[0-9.]+$/ { cost[$1] = $2 }
 # C: the count from CPU 0 and from every start, the gaps
 /^ *count, CPU 0: / { cnt0 = $4; if ($NF != "met") miss("count, CPU 0") }
-/^ *count, CPUs / {
-	cntall = $4
-	if ($NF != "met") miss("count, every CPU start")
-}
+/^ *count, CPUs / { cntall = $4; if ($NF != "met") miss("count, every CPU start") }
 /^ *gaps, gate: / { gap = $3 " of " $6 " visits " $9; if ($NF != "met") miss("gaps") }
-BEGIN {
-	scen["constant"] = "constant 100"; scen["moving"] = "moving 50..150"
-	scen["decay"] = "decay from 512"
-}
+BEGIN { scen["constant"] = "constant 100"; scen["moving"] = "moving 50..150"; scen["decay"] = "decay from 512" }
 END {
 	if (nls == 0) { print "no rows of the lockstep table (D) found" > "/dev/stderr"; bad = 1 }
 	if (nlo == 0) { print "no rows of the lock-on table (A) found" > "/dev/stderr"; bad = 1 }
-	if (cnt0 == "" || cntall == "" || gap == "") {
-		print "no count or gap lines of table C found" > "/dev/stderr"; bad = 1
-	}
+	if (cnt0 == "" || cntall == "" || gap == "") { print "no count or gap lines of table C found" > "/dev/stderr"; bad = 1 }
 	printf "  CPUs 0..N-1 making the same %s visits at a common ratio: the most\n", visits
 	printf "  attempting on one visit above ceil(N * (1 + ratio) / 1024), and the\n"
 	printf "  CPUs'"'"' distinct states at the end\n"
@@ -82,8 +74,7 @@ END {
 			bad = 1; continue
 		}
 		row = sprintf("  %5s    %5s   %s  %s  %s  %s", tj[1], tj[2], cell[g], cell[p], cell[h], cell[r])
-		sub(/ +$/, "", row)
-		print row
+		sub(/ +$/, "", row); print row
 	}
 	printf "\n  attempts - floor(S), S the sum of (1 + ratio) / 1024 since the domain\n"
 	printf "  was built, from every CPU start: %s (from a band start: %s)\n", cntall, cnt0

@@ -132,8 +132,7 @@ void check_estimator(void)
 	double worst[NR_EV], se;
 
 	for (v = 0; v < NR_EV; v++) {
-		worst[v] = -INFINITY;
-		for (p = 0; p < NR_EP; p++) {
+		for (worst[v] = -INFINITY, p = 0; p < NR_EP; p++) {
 			double m = est_miss(est_mean(s, p, v, &se), est_probs[p]);
 
 			if (m > worst[v]) {

@@ -239,7 +239,7 @@ void table_lockon(void)
 	       "   ('again': other draws; the lowest of the three).\n\n"
 	       "     T  jitter  design               mean     worst (k)        sd    claim\n",
 	       l.seeds, l.target, l.cap, variant_name(&lockon_variants[0]));
-	for (r = 0; r < NR_RATE; r++) {
+	for (r = 0; r < NR_RATE; r++)
 		for (j = 0; j < NR_JIT; j++) {
 			for (v = 1; v < NR_LV; v++) {
 				struct rel rel = lockon_rel(&l, r, j, v, 0);
@@ -253,7 +253,6 @@ void table_lockon(void)
 			}
 			printf("\n");
 		}
-	}
 	printf("   Patch 1 (v7.3's estimator, whole visits): pulls of the v7.3 dice over the\n"
 	       "   fixed dice's, the mean over k = 2..1024 (how much patch 1 throttles more)\n\n"
 	       "     T  jitter   v7.3 / fixed dice\n");
@@ -271,7 +270,7 @@ void check_lockon(void)
 	unsigned int r, j;
 
 	lockon_compute(&l);
-	for (r = 0; r < NR_RATE; r++) {
+	for (r = 0; r < NR_RATE; r++)
 		for (j = 0; j < NR_JIT; j++) {
 			struct rel g = lockon_rel(&l, r, j, LV_GATE, 0);
 			struct rel p = lockon_rel(&l, r, j, LV_PLAIN, 0);
@@ -291,6 +290,5 @@ void check_lockon(void)
 			    lockon_rates[r], 100 * lockon_jitters[j], 100 * h.mean, 100 * h.worst,
 			    h.worst_k);
 		}
-	}
 	munmap(l.pulls, NR_RATE * NR_JIT * NR_K * NR_LV * sizeof(*l.pulls));
 }

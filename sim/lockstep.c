@@ -103,9 +103,7 @@ static void dice_range(const struct lockstep *l, unsigned int s, unsigned int ni
 {
 	unsigned int i;
 
-	*lo = 1000;
-	*hi = -1000;
-	for (i = SLOT_DICE; i < NR_SLOT; i++) {
+	for (*lo = 1000, *hi = -1000, i = SLOT_DICE; i < NR_SLOT; i++) {
 		*lo = l->r[s][ni][i].most < *lo ? l->r[s][ni][i].most : *lo;
 		*hi = l->r[s][ni][i].most > *hi ? l->r[s][ni][i].most : *hi;
 	}
@@ -138,7 +136,7 @@ void table_lockstep(void)
 	       "   The claim: N distinct states, and most no more than the dice's over %u seeds.\n\n"
 	       "      N  scenario   gate  states   restart  states  dice, %u seeds  claim\n",
 	       l->visits, LS_SEEDS, LS_SEEDS);
-	for (ni = 0; ni < NR_LN; ni++) {
+	for (ni = 0; ni < NR_LN; ni++)
 		for (s = 0; s < NR_SCEN; s++) {
 			const struct lsres *r = l->r[s][ni];
 
@@ -148,7 +146,6 @@ void table_lockstep(void)
 			       r[1].distinct, lo, hi,
 			       lockstep_ok(l, s, ni, 0) ? "met" : "MISSED");
 		}
-	}
 	munmap(l, sizeof(*l));
 }
 

@@ -108,29 +108,22 @@ static int check(void)
 	return nr_fail != 0;
 }
 
+/* The tables A, B, C, D: those named, or every one */
 static int table(int argc, char **argv)
 {
-	static const struct {
-		char letter;
-		void (*print)(void);
-	} tables[] = {
-		{ 'A', table_lockon },
-		{ 'B', table_estimator },
-		{ 'C', table_count },
-		{ 'D', table_lockstep },
-	};
+	static void (*const print[])(void) = { table_lockon, table_estimator, table_count, table_lockstep };
 	unsigned int i;
 	int a;
 
-	for (i = 0; i < ARRAY_LEN(tables); i++) {
+	for (i = 0; i < ARRAY_LEN(print); i++) {
 		bool wanted = argc == 0;
 
 		for (a = 0; a < argc; a++)
-			wanted |= argv[a][0] == tables[i].letter;
-		if (!wanted)
-			continue;
-		tables[i].print();
-		printf("\n");
+			wanted |= argv[a][0] == 'A' + (int)i;
+		if (wanted) {
+			print[i]();
+			printf("\n");
+		}
 	}
 	return 0;
 }

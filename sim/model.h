@@ -15,15 +15,9 @@
  *
  * and models update_newidle_stats() with v7.3's whole-visit weights and
  * the series' 1/64ths (newidle_success_weight()). The NI_RATE term
- * delta >> 22 is a constant T.
- *
- *   gate_sim table [A|B|C|D]...        the tables (all without a letter)
- *   gate_sim check                     the claims and negative controls, TAP
- *   gate_sim timeline RATIO VISITS     one line per visit, for the chart
- *   gate_sim cost DESIGN RATIO VISITS  decisions at one ratio, for callgrind
- *
- * The tables fork one worker per CPU (SIM_WORKERS=n to override); every
- * case seeds its own generators, so results do not depend on the workers.
+ * delta >> 22 is a constant T. The commands: main.c. The tables fork one
+ * worker per CPU (SIM_WORKERS=n to override); every case seeds its own
+ * generators, so results do not depend on the workers.
  */
 #include <math.h>
 #include <stdarg.h>

@@ -53,10 +53,7 @@ cost() {
 	echo "E. Cost per decision (model): instructions at ratio 100, valgrind callgrind,"
 	echo "   -O2 gcc $(gcc -dumpversion), the loop around the decision included"
 	echo
-	if ! command -v valgrind >/dev/null 2>&1; then
-		echo "   (valgrind not installed: skipped)"
-		return
-	fi
+	command -v valgrind >/dev/null 2>&1 || { echo "   (valgrind not installed: skipped)"; return; }
 	local g a b
 	# instructions of 300000 decisions less those of 100000: the start-up cancels
 	ir() {
