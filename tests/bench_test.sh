@@ -1,23 +1,21 @@
 #!/bin/bash
-# The benchmark harness. tests/bench_test.sh [host|guest] runs one half
-# (both without an argument):
-#   host   (make check's bench-host part, no kernel): the statistics on fixed
-#          data (Welch's test and the intervals over boots, computed apart),
-#          the CV limit, the positive control and the regime's flag, each
-#          with its negative control; the plans of bench and bench-kernels
-#          (boots in rounds, perturbed from the seed) and the refusal of a
-#          kernel that does other work around its runs; make compare;
-#          bench/msgbench.c, and bench/bare-metal.sh's whole matrix on
-#          stand-ins (every workload x comparison, a comparison skipped,
-#          the features put back after a failure and a TERM, --quick's time);
-#   guest  (the bench part, the patched kernel): a short smoke of each preset
-#          in the guest, in a scratch place (emulated figures are not
-#          asserted on: only that every condition was measured in every boot).
+# The benchmark harness. tests/bench_test.sh [host|guest] runs one half (both without an argument):
+#   host  (make check's bench-host part, no kernel): the statistics on fixed data (Welch's test
+#         and the intervals over boots, computed apart), the CV limit, the positive control and
+#         the regime's flag, each with its negative control; bench/aba.sh -S and bench/counters.py
+#         on fixtures; the plans of bench and bench-kernels and the refusal of a kernel that does
+#         other work around its runs; make compare; bench/msgbench.c, and bench/bare-metal.sh's
+#         whole matrix on stand-ins (a comparison skipped, the features put back after a failure
+#         and a TERM, --quick's time);
+#   guest (the bench part, the patched kernel): a short smoke of each preset in the guest, in a
+#         scratch place (only that every condition was measured in every boot, not the figures).
 # bench/aba.sh's own checks on the host are in tests/lab/tools_test.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 half=${1:-all}
 case $half in host|guest|all) ;; *) echo "usage: tests/bench_test.sh [host|guest]" >&2; exit 2 ;; esac
+# runrc OUT COMMAND...: COMMAND's output and errors in OUT, its exit in rc
+runrc() { local o=$1; shift; rc=0; "$@" >"$o" 2>&1 || rc=$?; }
 
 host_checks() {
 	# --- bench/stats.py, one boot: its runs are the samples.
@@ -28,21 +26,14 @@ host_checks() {
 	#   t = 5.6204, df = 4.6441, t(0.975, df) = 2.6310, p = 0.00312,
 	#   difference 8.6667 +- 4.0571 -> +8.41 % [+4.48 %, +12.35 %] of 103: better;
 	#   drift A2 vs A 105/101 -> +3.96 %.
-	cat >"$scratch/t.csv" <<CSV
-workload,condition,run,metric,value,boot
-futex,A,1,completions_per_s,100,1
-futex,B,1,completions_per_s,110,1
-futex,A2,1,completions_per_s,104,1
-futex,A,2,completions_per_s,102,1
-futex,B,2,completions_per_s,114,1
-futex,A2,2,completions_per_s,106,1
-futex,A,3,completions_per_s,101,1
-futex,B,3,completions_per_s,111,1
-futex,A2,3,completions_per_s,105,1
-CSV
+	echo "workload,condition,run,metric,value,boot" >"$scratch/t.csv"
+	for v in 1:100:110:104 2:102:114:106 3:101:111:105; do
+		IFS=: read -r r a b a2 <<<"$v"
+		printf 'futex,%s,%s,completions_per_s,%s,1\n' A "$r" "$a" B "$r" "$b" A2 "$r" "$a2" >>"$scratch/t.csv"
+	done
 	stats() { "$top/bench/stats.py" "$@"; }
-	aba_labels=(--label "A=A  NI_RANDOM" --label "B=B  NO_NI_RANDOM" --label "A2=A2 NI_RANDOM again")
-	stats "$scratch/t.csv" "${aba_labels[@]}" --json "$scratch/t.json" --csv "$scratch/t.out.csv" >"$scratch/t.txt"
+	stats "$scratch/t.csv" --label "A=A  NI_RANDOM" --label "B=B  NO_NI_RANDOM" --label "A2=A2 NI_RANDOM again" \
+		--json "$scratch/t.json" --csv "$scratch/t.out.csv" >"$scratch/t.txt"
 	# field KEY [CONDITION [AGAINST [JSON]]]: a comparison's value in the JSON
 	# (B's in t.json by default); cfield KEY: condition B's summary
 	field() { python3 -c 'import json, sys
@@ -56,17 +47,14 @@ print([r for r in json.load(open(sys.argv[1]))["conditions"] if r["condition"] =
 	t_check "stats: Welch t = 5.6204" near "$(field t)" 5.6204 0.0005
 	t_check "stats: Welch-Satterthwaite df = 4.6441" near "$(field df)" 4.6441 0.0005
 	t_check "stats: two-sided p = 0.00312" near "$(field p)" 0.00312 0.00002
-	# scipy's own Welch test, a second opinion on the formula in bench/stats.py
-	# (A and A2 pooled as the baseline)
-	oracle() { /usr/bin/python3 -c 'import sys
-from scipy import stats
-a, b = [100, 102, 101, 104, 106, 105], [110, 114, 111]
-r = stats.ttest_ind(b, a, equal_var=False)
-print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
-	t_check "stats: scipy's Welch t agrees" near "$(field t)" "$(oracle t)" 0.0005
-	t_check "stats: scipy's two-sided p agrees" near "$(field p)" "$(oracle p)" 0.00002
-	t_check "negative control: scipy's t on other data does not" not near "$(field t)" \
-		"$(/usr/bin/python3 -c 'from scipy import stats; print(stats.ttest_ind([110, 114, 112], [100, 102, 101, 104, 106, 105], equal_var=False).statistic)')" 0.0005
+	# scipy's own Welch test, a second opinion on the formula in bench/stats.py:
+	# welch t|p B1 B2 B3, against A and A2 pooled
+	welch() { /usr/bin/python3 -c 'import sys; from scipy import stats
+r = stats.ttest_ind([float(x) for x in sys.argv[2:]], [100, 102, 101, 104, 106, 105], equal_var=False)
+print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
+	t_check "stats: scipy's Welch t agrees" near "$(field t)" "$(welch t 110 114 111)" 0.0005
+	t_check "stats: scipy's two-sided p agrees" near "$(field p)" "$(welch p 110 114 111)" 0.00002
+	t_check "negative control: scipy's t on other data does not" not near "$(field t)" "$(welch t 110 114 112)" 0.0005
 	t_check "stats: 95% CI low +4.48%" near "$(field ci_low_pct)" 4.4754 0.001
 	t_check "stats: 95% CI high +12.35%" near "$(field ci_high_pct)" 12.3531 0.001
 	t_check "stats: delta against the mean of both baselines +8.41%" near "$(field delta_pct)" 8.4142 0.001
@@ -80,39 +68,30 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "report: the CSV has a row per condition" test "$(grep -c '^futex,completions_per_s,' "$scratch/t.out.csv")" = 3
 	t_check "report: a missing CSV is an error, said" refuses_with "is empty or missing" stats "$scratch/missing.csv"
 	sed 's/,boot$//; s/,1$//' "$scratch/t.csv" >"$scratch/noboot.csv"
-	t_check "report: a CSV without the boot column is refused, naming the layout" \
-		refuses_with "not workload,condition,run,metric,value,boot" stats "$scratch/noboot.csv"
-	# bad input and options: said, never a traceback, and --compare of no such condition refused
+	t_check "report: a CSV without the boot column is refused" refuses_with "not workload,condition,run,metric,value,boot" stats "$scratch/noboot.csv"
+	# bad input and options: said, never a traceback
 	sed 's/,114,1$/,nan,1/' "$scratch/t.csv" >"$scratch/nan.csv"
 	stats "$scratch/nan.csv" --json "$scratch/t.json" >/dev/null 2>"$scratch/nan.err" || true
-	t_check "report: a nan value is skipped, said (B over 2 runs)" \
-		eval 'grep -q "line 6: value nan skipped" "$scratch/nan.err" && test "$(cfield runs)" = 2'
+	t_check "report: a nan value is skipped, said (B over 2 runs)" eval 'grep -q "line 6: value nan skipped" "$scratch/nan.err" && test "$(cfield runs)" = 2'
 	t_check "report: a --label without = is refused, naming it" refuses_with "argument --label: takes CONDITION=NAME, not 'X'" stats "$scratch/t.csv" --label X
 	t_check "report: a --compare without , is refused, naming it" refuses_with "argument --compare: takes CONDITION" stats "$scratch/t.csv" --compare X
 	t_check "report: a --compare of conditions the CSV lacks is refused, naming them" \
 		refuses_with "has no condition 'X', 'Y' (it has A, B, A2)" stats "$scratch/t.csv" --compare B,A --compare X,Y
-
-	# within noise: B's runs straddle the baselines
-	sed -e 's/,110,1$/,101,1/' -e 's/,114,1$/,106,1/' -e 's/,111,1$/,103,1/' "$scratch/t.csv" >"$scratch/n.csv"
-	stats "$scratch/n.csv" --json "$scratch/t.json" >/dev/null
-	t_check "stats: an interval that holds 0 is within noise" test "$(field verdict)" = "within noise"
-	# lower is better for a time: the same data as seconds is worse
-	sed 's/completions_per_s/seconds/' "$scratch/t.csv" >"$scratch/s.csv"
-	stats "$scratch/s.csv" --json "$scratch/t.json" >/dev/null
-	t_check "stats: a longer time is worse" test "$(field verdict)" = worse
+	# verdict_of SED: B's verdict on t.csv edited by SED
+	verdict_of() { sed "$1" "$scratch/t.csv" >"$scratch/v.csv" && stats "$scratch/v.csv" --json "$scratch/t.json" >/dev/null && field verdict; }
+	t_check "stats: an interval that holds 0 (B's runs straddle the baselines) is within noise" \
+		test "$(verdict_of 's/,110,1$/,101,1/; s/,114,1$/,106,1/; s/,111,1$/,103,1/')" = "within noise"
+	t_check "stats: lower is better for a time, so the same data as seconds is worse" test "$(verdict_of s/completions_per_s/seconds/)" = worse
 
 	# the CV limit: B's CV is 1.86 %
 	t_check "CV limit: 1.86% passes a limit of 2%" eval 'stats "$scratch/t.csv" --cv-max 2 >/dev/null'
 	rc=0
 	stats "$scratch/t.csv" --label "B=B  Y" --cv-max 1.5 --json "$scratch/cv.json" >"$scratch/cv.txt" 2>"$scratch/cv.err" || rc=$?
 	t_check "negative control: a CV over its limit fails the report (exit 6)" test "$rc" = 6
-	t_check "negative control: the failure names the condition and its CV" \
-		grep -q 'futex completions_per_s, condition B  Y: CV 1.86%' "$scratch/cv.err"
-	t_check "negative control: the report is still written, saying so" \
-		eval 'grep -q "exceeded by" "$scratch/cv.txt" && test -s "$scratch/cv.json"'
+	t_check "negative control: the failure names the condition and its CV" grep -q 'futex completions_per_s, condition B  Y: CV 1.86%' "$scratch/cv.err"
+	t_check "negative control: the report is still written, saying so" eval 'grep -q "exceeded by" "$scratch/cv.txt" && test -s "$scratch/cv.json"'
 
-	# runs_of CSV WORKLOAD CONDITION: how many runs measured it (a run writes
-	# one row per metric)
+	# runs_of CSV WORKLOAD CONDITION: how many runs measured it (a run writes one row per metric)
 	runs_of() { awk -F, -v w="$2" -v c="$3" '$1 == w && $2 == c { r[$3] = 1 } END { n = 0; for (k in r) n++; print n }' "$1"; }
 	t_check "runs: the fixture has three runs of each condition" test "$(runs_of "$scratch/t.csv" futex B)" = 3
 	printf 'workload,condition,run,metric,value,boot\nfutex,A,1,completions_per_s,1,1\nfutex,A,1,wake_us_p50,2,1\nfutex,A,1,wake_us_p99,3,1\n' >"$scratch/one.csv"
@@ -122,22 +101,20 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	# Kernels across boots: the boot means of v7.3 are the fixture's A and A2
 	# (100 102 101 104 106 105), the gate's its B (110 114 111): the same Welch
 	# test, +8.41 % [+4.48 %, +12.35 %]. Each boot has two runs around its mean.
-	{
-		echo "workload,condition,run,metric,value,boot"
-		b=0
-		for kv in v7.3:100 gate:110 norandom:130 v7.3:102 gate:114 norandom:133 v7.3:101 gate:111 norandom:131 \
-			v7.3:104 v7.3:106 v7.3:105; do
-			b=$((b + 1))
-			echo "futex8,${kv%%:*},1,completions_per_s,$(( ${kv#*:} - 1 )),$b"
-			echo "futex8,${kv%%:*},2,completions_per_s,$(( ${kv#*:} + 1 )),$b"
-			for m in "visits 800" "full 0" "attempts 90" "pulls 3" "ratio0 40" "ratio1 38"; do
-				echo "futex8,${kv%%:*},1,dom_mc_${m% *},${m#* },$b"
-			done
-		done
-	} >"$scratch/k.csv"
-	cmp_k() { stats "$1" --compare gate,v7.3 --compare norandom,gate --control norandom --json "$scratch/k.json"; }
-	rc=0
-	cmp_k "$scratch/k.csv" >"$scratch/k.txt" || rc=$?
+	echo "workload,condition,run,metric,value,boot" >"$scratch/k.csv"
+	b=0
+	for kv in v7.3:100 gate:110 norandom:130 v7.3:102 gate:114 norandom:133 v7.3:101 gate:111 norandom:131 v7.3:104 v7.3:106 v7.3:105; do
+		b=$((b + 1)) k=${kv%%:*} v=${kv#*:}
+		printf 'futex8,%s,%s,%s,%s,%s\n' "$k" 1 completions_per_s $((v - 1)) $b "$k" 2 completions_per_s $((v + 1)) $b >>"$scratch/k.csv"
+		for m in visits:800 full:0 attempts:90 pulls:3 ratio0:40 ratio1:38; do echo "futex8,$k,1,dom_mc_${m%:*},${m#*:},$b"; done >>"$scratch/k.csv"
+	done
+	# kvar N [SED]: the kernels' report of k.csv edited by SED (as kN.csv) in kN.txt, its exit in rc
+	kvar() {
+		sed "${2:-}" "$scratch/k.csv" >"$scratch/k$1.csv"
+		rc=0
+		stats "$scratch/k$1.csv" --compare gate,v7.3 --compare norandom,gate --control norandom --json "$scratch/k.json" >"$scratch/k$1.txt" || rc=$?
+	}
+	kvar 0
 	kfield() { field "$3" "$1" "$2" "$scratch/k.json"; }
 	t_check "over boots: the gate against v7.3, +8.41%" near "$(kfield gate v7.3 delta_pct)" 8.4142 0.001
 	t_check "over boots: its 95% interval [+4.48%, +12.35%], over 3 and 6 boots" \
@@ -145,39 +122,28 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 			test "$(kfield gate v7.3 n) $(kfield gate v7.3 n_base)" = "3 6"'
 	t_check "over boots: kernels on other boots, so Welch over the boot means" test "$(kfield gate v7.3 test)" = "Welch over boot means"
 	t_check "over boots: the positive control told apart, the report passes ($rc)" \
-		eval 'test "$rc" = 0 && grep -q "positive control (norandom): told apart" "$scratch/k.txt"'
-	t_check "over boots: v7.3's drift, later boots against earlier" grep -q 'drift of v7.3: +3.96%' "$scratch/k.txt"
-	sed 's/^\(futex8,norandom,[12],completions_per_s,\)13\([0-9]\)/\111\2/' "$scratch/k.csv" >"$scratch/k2.csv"
-	rc=0
-	cmp_k "$scratch/k2.csv" >"$scratch/k2.txt" || rc=$?
+		eval 'test "$rc" = 0 && grep -q "positive control (norandom): told apart" "$scratch/k0.txt"'
+	t_check "over boots: v7.3's drift, later boots against earlier" grep -q 'drift of v7.3: +3.96%' "$scratch/k0.txt"
+	t_check "regime: the telemetry's levels in the report" grep -q '^  v7.3 .* mc .*40 > 38 .*800 .*90 ' "$scratch/k0.txt"
+	t_check "regime: a run at ratio 800 of 800 visits is not flagged" eval '! grep -q FLAG "$scratch/k0.txt"'
+	kvar 2 's/^\(futex8,norandom,[12],completions_per_s,\)13\([0-9]\)/\111\2/'
 	t_check "negative control: a control that is not told apart fails the report (exit 5, $rc)" test "$rc" = 5
-	t_check "negative control: saying the preset cannot say 'no difference'" \
-		grep -q 'NOT told apart: futex8 cannot say "no difference"' "$scratch/k2.txt"
-	t_check "regime: the telemetry's levels in the report" grep -q '^  v7.3 .* mc .*40 > 38 .*800 .*90 ' "$scratch/k.txt"
-	t_check "regime: a run at ratio 800 of 800 visits is not flagged" eval '! grep -q FLAG "$scratch/k.txt"'
-	sed 's/,dom_mc_full,0,/,dom_mc_full,800,/' "$scratch/k.csv" >"$scratch/k3.csv"
-	cmp_k "$scratch/k3.csv" >"$scratch/k3.txt" || true
-	t_check "negative control: visits all at ratio 1024 are flagged as saying nothing about the gate" \
-		grep -q 'gate .*FLAG: asked on 0.0% of the visits.*says nothing about the gate' "$scratch/k3.txt"
+	t_check "negative control: saying the preset cannot say 'no difference'" grep -q 'NOT told apart: futex8 cannot say "no difference"' "$scratch/k2.txt"
 	# NI_RATE in the emulated guest: three quarters of the visits at 1024 (the
 	# rate4 preset's futex815 asked on 17-24 %) are flagged, a quarter is not
-	sed 's/,dom_mc_full,0,/,dom_mc_full,600,/' "$scratch/k.csv" >"$scratch/k4.csv"
-	cmp_k "$scratch/k4.csv" >"$scratch/k4.txt" || true
-	t_check "regime: 600 of 800 visits at ratio 1024 are flagged (asked on 25%)" \
-		grep -q 'gate .*FLAG: asked on 25.0% of the visits' "$scratch/k4.txt"
-	sed 's/,dom_mc_full,0,/,dom_mc_full,200,/' "$scratch/k.csv" >"$scratch/k5.csv"
-	cmp_k "$scratch/k5.csv" >"$scratch/k5.txt" || true
+	kvar 3 's/,dom_mc_full,0,/,dom_mc_full,800,/'
+	t_check "negative control: visits all at ratio 1024 are flagged as saying nothing about the gate" \
+		grep -q 'gate .*FLAG: asked on 0.0% of the visits.*says nothing about the gate' "$scratch/k3.txt"
+	kvar 4 's/,dom_mc_full,0,/,dom_mc_full,600,/'
+	t_check "regime: 600 of 800 visits at ratio 1024 are flagged (asked on 25%)" grep -q 'gate .*FLAG: asked on 25.0% of the visits' "$scratch/k4.txt"
+	kvar 5 's/,dom_mc_full,0,/,dom_mc_full,200,/'
 	t_check "regime: 200 of 800 are not (asked on 75%)" eval '! grep -q FLAG "$scratch/k5.txt"'
 	# Features A/B/A on each boot: per-boot deltas of B against A and A2 of
 	# 2, 3 and 4 %: mean 3 %, sd 1, t(0.975, 2) = 4.3027: 3 +- 2.4842 %.
-	{
-		echo "workload,condition,run,metric,value,boot"
-		for bd in 1:102 2:103 3:104; do
-			echo "futex8,NI_GATE:A,1,completions_per_s,100,${bd%%:*}"
-			echo "futex8,NI_GATE:B,1,completions_per_s,${bd#*:},${bd%%:*}"
-			echo "futex8,NI_GATE:A2,1,completions_per_s,100,${bd%%:*}"
-		done
-	} >"$scratch/f.csv"
+	echo "workload,condition,run,metric,value,boot" >"$scratch/f.csv"
+	for bd in 1:102 2:103 3:104; do
+		printf 'futex8,NI_GATE:%s,1,completions_per_s,%s,%s\n' A 100 "${bd%%:*}" B "${bd#*:}" "${bd%%:*}" A2 100 "${bd%%:*}" >>"$scratch/f.csv"
+	done
 	stats "$scratch/f.csv" --json "$scratch/f.json" >"$scratch/f.txt"
 	ffield() { field "$1" NI_GATE:B "" "$scratch/f.json"; }
 	t_check "features over boots: NO_NI_GATE +3.00% [+0.52%, +5.48%]" \
@@ -197,30 +163,27 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	# pkg: 30, 22, 2, 0, 4, 1, 1, 1. The other idle types move too, by
 	# other amounts: lb_gained of every kind is 51 + 4 domains x (3 + 2).
 	sfx=$top/tests/fixtures/schedstat
-	mkdir -p "$scratch/sfake"
+	mkdir -p "$scratch/sfake" "$scratch/dfake"
 	echo "NI_RANDOM NI_RATE" >"$scratch/sfeat"
 	echo 0 >"$scratch/ssst"
 	printf '%s\n' '#!/bin/sh' 'cp "$SFX_SCHED" "$ABA_SCHEDSTAT"' '[ ! -e "$ABA_TELEMETRY" ] || cp "$SFX_TEL" "$ABA_TELEMETRY"' \
 		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"' >"$scratch/sfake/futexbench"
 	chmod +x "$scratch/sfake/futexbench"
+	# senv [SETTING=VALUE...] COMMAND...: with the fake workload, the features and the sysctl stood in for
+	senv() { env PATH="$scratch/sfake:$PATH" ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" "$@"; }
 	# classes ABA TEL0 TEL1 CSV: one -S run of the aba.sh ABA from the fixture's
 	# snapshots, TEL0 and TEL1 its telemetry (- for none), into CSV
 	classes() {
 		cp "$sfx/schedstat.0" "$scratch/sst0"
 		rm -f "$scratch/tel0"
 		[ "$2" = - ] || cp "$2" "$scratch/tel0"
-		env PATH="$scratch/sfake:$PATH" ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTAT="$scratch/sst0" \
-			ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" ABA_TELEMETRY="$scratch/tel0" SFX_SCHED="$sfx/schedstat.1" \
-			SFX_TEL="$3" "$1" -k 1 -s 1 -c K -S -o "$4" 2>/dev/null
+		senv ABA_SCHEDSTAT="$scratch/sst0" ABA_TELEMETRY="$scratch/tel0" SFX_SCHED="$sfx/schedstat.1" SFX_TEL="$3" \
+			"$1" -k 1 -s 1 -c K -S -o "$4" 2>/dev/null
 	}
 	# dom CSV LEVEL WHAT...: the level's metrics, in that order ('none' where absent)
 	dom() {
-		local csv=$1 l=$2 w out=""
-		shift 2
-		for w in "$@"; do
-			out="$out $(awk -F, -v m="dom_${l}_$w" '$4 == m { v = $5 } END { print (v == "" ? "none" : v) }' "$csv")"
-		done
-		echo "${out# }"
+		awk -F, -v l="$2" -v w="${*:3}" '$4 ~ "^dom_" l "_" { v[substr($4, length(l) + 6)] = $5 }
+			END { n = split(w, m, " "); for (i = 1; i <= n; i++) printf "%s%s", (v[m[i]] == "" ? "none" : v[m[i]]), (i < n ? " " : "\n") }' "$1"
 	}
 	outcomes=(attempts balanced nobusyg nobusyq pinned failed pulls gained)
 	classes "$top/bench/aba.sh" "$sfx/lab_newidle.0" "$sfx/lab_newidle.1" "$scratch/cls.csv"
@@ -240,8 +203,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 		test "$(dom "$scratch/cls.csv" mc visits full ratio0 ratio1)" = "600 40 96.0 536.0"
 	t_check "aba -S: the totals from the newly-idle columns, lb_gained of every kind, run_delay" \
 		test "$(awk -F, '$4 ~ /^(ni_lb_count|ni_lb_gained|lb_gained|run_delay_ms)$/ { printf "%s ", $5 }' "$scratch/cls.csv")" = "180 51 71 3.000 "
-	t_check "aba -S: counted_s, the seconds between the reads, is in the CSV" \
-		grep -qE '^futex,K,1,counted_s,[0-9]+\.[0-9]{2},1$' "$scratch/cls.csv"
+	t_check "aba -S: counted_s, the seconds between the reads, is in the CSV" grep -qE '^futex,K,1,counted_s,[0-9]+\.[0-9]{2},1$' "$scratch/cls.csv"
 	# the per-domain debugfs files (the series' newidle_ratio, v7.3's
 	# max_newidle_lb_cost), the fake workload changing them as a run would;
 	# sched/verbose switched on for the run and put back
@@ -254,15 +216,13 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	echo N >"$scratch/verbose"
 	printf '%s\n' '#!/bin/sh' 'echo 50 >"$ABA_DOMAINS/cpu0/domain0/newidle_ratio"' \
 		'echo 5000 >"$ABA_DOMAINS/cpu1/domain0/max_newidle_lb_cost"' 'cat "$ABA_VERBOSE" >"$ABA_DOMAINS/seen"' \
-		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"' >"$scratch/sfake/dfutex"
-	mkdir -p "$scratch/dfake" && cp "$scratch/sfake/dfutex" "$scratch/dfake/futexbench" && chmod +x "$scratch/dfake/futexbench"
-	env PATH="$scratch/dfake:$PATH" ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTAT="$sfx/schedstat.0" \
-		ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" ABA_TELEMETRY="$scratch/none" ABA_DOMAINS="$scratch/doms" \
+		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"' >"$scratch/dfake/futexbench"
+	chmod +x "$scratch/dfake/futexbench"
+	senv PATH="$scratch/dfake:$PATH" ABA_SCHEDSTAT="$sfx/schedstat.0" ABA_TELEMETRY="$scratch/none" ABA_DOMAINS="$scratch/doms" \
 		ABA_VERBOSE="$scratch/verbose" "$top/bench/aba.sh" -k 1 -s 1 -c K -S -o "$scratch/doms.csv" 2>/dev/null || true
 	t_check "aba -S: without the telemetry, the ratios from the domains' newidle_ratio (150 > 125) and their cost (3000 > 4000)" \
 		test "$(dom "$scratch/doms.csv" mc ratio0 ratio1 cost0 cost1)" = "150.0 125.0 3000 4000"
-	t_check "aba -S: sched/verbose on during the run, put back after it" \
-		test "$(cat "$scratch/doms/seen") $(cat "$scratch/verbose")" = "Y N"
+	t_check "aba -S: sched/verbose on during the run, put back after it" test "$(cat "$scratch/doms/seen") $(cat "$scratch/verbose")" = "Y N"
 	t_check "counters: the domains' ratio and balance cost (us), start>end" \
 		eval 'grep -qE "^K +mc .*\| 150>125 +\| 3\.0>4\.0$" <<<"$("$top/bench/counters.py" "$scratch/doms.csv")"'
 	# the same with a mutant that leaves the pinned attempts in balanced
@@ -277,22 +237,18 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	t_check "negative control: nor do its classes add up (the pinned ones counted twice)" not adds_up "$scratch/mut.csv"
 	# a telemetry without the pinned field (a kernel built before it): no
 	# pinned, and the all-pinned ones stay in balanced, as schedstat counts them
-	sed 's/ [0-9]*$//' "$sfx/lab_newidle.0" >"$scratch/oldtel.0"
-	sed 's/ [0-9]*$//' "$sfx/lab_newidle.1" >"$scratch/oldtel.1"
+	for i in 0 1; do sed 's/ [0-9]*$//' "$sfx/lab_newidle.$i" >"$scratch/oldtel.$i"; done
 	classes "$top/bench/aba.sh" "$scratch/oldtel.0" "$scratch/oldtel.1" "$scratch/old.csv"
 	t_check "aba -S: an older telemetry, without pinned: balanced keeps the pinned ones (51)" \
 		test "$(dom "$scratch/old.csv" mc "${outcomes[@]}")" = "150 51 30 9 none 16 44 50"
-	# a kernel without the telemetry: the attempts are schedstat's lb_count
 	classes "$top/bench/aba.sh" - - "$scratch/notel.csv"
-	t_check "aba -S: without the telemetry, the attempts from schedstat, and no visits" \
+	t_check "aba -S: without the telemetry, the attempts from schedstat's lb_count, and no visits" \
 		test "$(dom "$scratch/notel.csv" mc "${outcomes[@]}" visits)" = "150 51 30 9 none 16 44 50 none"
-
 	# version 16 has no domain name and one lb_imbalance column per idle type
 	# where 17 has four (Documentation/scheduler/sched-stats.rst)
 	sed 's/^version 17$/version 16/' "$sfx/schedstat.0" >"$scratch/v16"
 	t_check "aba -S: a schedstat of another version is refused, not misread" \
-		refuses_with "reads schedstat version 17, $scratch/v16 is version 16" env PATH="$scratch/sfake:$PATH" \
-		ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTAT="$scratch/v16" ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" \
+		refuses_with "reads schedstat version 17, $scratch/v16 is version 16" senv ABA_SCHEDSTAT="$scratch/v16" \
 		ABA_TELEMETRY="$scratch/none" SFX_SCHED="$scratch/v16" "$top/bench/aba.sh" -k 1 -s 1 -c K -S -o "$scratch/v16.csv"
 
 	# --- bench/counters.py: the table of tests/fixtures/counters.csv. Two runs
@@ -306,85 +262,80 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	# its pkg, 100 visits in 20 s: 5.0/s (v7.3's 10.0 in 10 s: each run's own
 	# length). The waker: 5 and 10 migrations per 1000 of 1000 and 1200
 	# completions/s -> 5 and 12/s, 8.50; CPU 2.0 and 3.0 us -> 2.5000.
+	cfx=$top/tests/fixtures/counters.csv
 	counters() { "$top/bench/counters.py" "$@"; }
 	# row FILE ROW: a line of the table, its spaces squeezed
 	row() { grep -qxF -- "$2" <<<"$(tr -s ' ' <"$1" | sed 's/^ //')"; }
-	counters "$top/tests/fixtures/counters.csv" >"$scratch/cnt.txt"
-	t_check "counters: v7.3's mc, rates per second, ratios and the split of the attempts that pulled nothing" \
-		row "$scratch/cnt.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"
+	v73mc="v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"
+	pkg="10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -"
+	counters "$cfx" >"$scratch/cnt.txt"
+	t_check "counters: v7.3's mc, rates per second, ratios and the split of the attempts that pulled nothing" row "$scratch/cnt.txt" "$v73mc"
 	t_check "counters: the gate's mc" row "$scratch/cnt.txt" "gate mc 110.0 11.0 5.5 0.100 0.500 | 18.2 27.3 9.1 9.1 36.4 | 150>80 | -"
 	t_check "counters: the gate's pkg over its own 20 s (5.0/s; v7.3's 10.0 over 10 s)" \
-		eval 'row "$scratch/cnt.txt" "gate pkg 5.0 5.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -" &&
-			row "$scratch/cnt.txt" "v7.3 pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -"'
+		eval 'row "$scratch/cnt.txt" "gate pkg 5.0 5.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -" && row "$scratch/cnt.txt" "v7.3 pkg $pkg"'
 	t_check "counters: the waker's completions, migrations per second and CPU time per completion" \
 		eval 'row "$scratch/cnt.txt" "v7.3 1100.0 8.50 2.5000" && row "$scratch/cnt.txt" "gate 2000.0 3.00 1.2500"'
 	t_check "counters: the header says the rates are per second of counted_s" \
 		grep -qF 'futex8: newidle balance per level, the mean of 2 run(s) per condition; counts per second of a run (counted_s)' "$scratch/cnt.txt"
-	grep -v ',counted_s,' "$top/tests/fixtures/counters.csv" >"$scratch/nolen.csv"
+	grep -v ',counted_s,' "$cfx" >"$scratch/nolen.csv"
 	counters "$scratch/nolen.csv" >"$scratch/nolen.txt"
 	t_check "counters: without a run length, totals per run, and the header says so" \
 		eval 'grep -q "TOTALS PER RUN: the run length is unknown" "$scratch/nolen.txt" &&
 			row "$scratch/nolen.txt" "v7.3 mc 1100.0 900.0 350.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"'
 	counters "$scratch/nolen.csv" --seconds 10 >"$scratch/sec.txt"
 	t_check "counters: --seconds N gives the rates where the runs have no counted_s" \
-		eval 'row "$scratch/sec.txt" "v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -" &&
-			row "$scratch/sec.txt" "gate pkg 10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -"'
-	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$top/tests/fixtures/counters.csv" >"$scratch/cnotel.csv"
+		eval 'row "$scratch/sec.txt" "$v73mc" && row "$scratch/sec.txt" "gate pkg $pkg"'
+	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$cfx" >"$scratch/cnotel.csv"
 	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
 	t_check "counters: a kernel without the telemetry: no visits, no pinned, said" \
 		eval 'row "$scratch/cnotel.txt" "v7.3 mc - 90.0 35.0 - 0.389 | 20.0 50.0 10.0 - 20.0 | - | -" &&
 			grep -q "its all-pinned attempts are in balanced" "$scratch/cnotel.txt"'
-	rc=0
-	counters "$scratch/missing.csv" 2>"$scratch/cnt.err" || rc=$?
-	t_check "counters: a missing CSV is exit 2, said" eval 'test "$rc" = 2 && grep -q "is empty or missing" "$scratch/cnt.err"'
-	rc=0
-	counters "$scratch/noboot.csv" 2>"$scratch/cnt.err" || rc=$?
-	t_check "counters: a CSV of another layout is exit 2, naming the layout" \
-		eval 'test "$rc" = 2 && grep -q "its header is not workload,condition,run,metric,value,boot" "$scratch/cnt.err"'
-	{ cat "$top/tests/fixtures/counters.csv"; echo "futex8,gate,1,dom_mc_visits,many,2"; } >"$scratch/badv.csv"
-	rc=0
-	counters "$scratch/badv.csv" 2>"$scratch/cnt.err" || rc=$?
-	t_check "counters: a value that is not a number is exit 2, naming its line" \
-		eval 'test "$rc" = 2 && grep -q "line 118: not workload" "$scratch/cnt.err"'
-	sed '19s/,1000,1$/,nan,1/' "$top/tests/fixtures/counters.csv" >"$scratch/cnan.csv"
-	rc=0
-	counters "$scratch/cnan.csv" >"$scratch/cnan.txt" 2>"$scratch/cnt.err" || rc=$?
-	t_check "counters: a nan value is skipped, said ($rc; v7.3's mc visits from the other run, 1200 in 10 s)" \
-		eval 'test "$rc" = 0 && grep -q "line 19: value nan skipped" "$scratch/cnt.err" && row "$scratch/cnan.txt" "v7.3 mc 120.0 90.0 35.0 0.750 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"'
+	# refused (exit 2), said: CSV|ITS STDERR SAYS|WHAT
+	{ cat "$cfx"; echo "futex8,gate,1,dom_mc_visits,many,2"; } >"$scratch/badv.csv"
 	printf '\377\376\n' >"$scratch/bin.csv"
-	rc=0
-	counters "$scratch/bin.csv" 2>"$scratch/cnt.err" || rc=$?
-	t_check "counters: a file that is not text is exit 2, said" eval 'test "$rc" = 2 && grep -q "its header is not" "$scratch/cnt.err"'
+	while IFS='|' read -r csv err what; do
+		rc=0
+		counters "$scratch/$csv" >/dev/null 2>"$scratch/cnt.err" || rc=$?
+		t_check "counters: $what" eval 'test "$rc" = 2 && grep -qF -- "$err" "$scratch/cnt.err"'
+	done <<-'EOF'
+		missing.csv|is empty or missing|a missing CSV is exit 2, said
+		noboot.csv|its header is not workload,condition,run,metric,value,boot|a CSV of another layout is exit 2, naming the layout
+		badv.csv|line 118: not workload|a value that is not a number is exit 2, naming its line
+		bin.csv|its header is not|a file that is not text is exit 2, said
+	EOF
+	sed '19s/,1000,1$/,nan,1/' "$cfx" >"$scratch/cnan.csv"
+	runrc "$scratch/cnan.txt" counters "$scratch/cnan.csv"
+	t_check "counters: a nan value is skipped, said ($rc; v7.3's mc visits from the other run, 1200 in 10 s)" \
+		eval 'test "$rc" = 0 && grep -q "line 19: value nan skipped" "$scratch/cnan.txt" &&
+			row "$scratch/cnan.txt" "v7.3 mc 120.0 90.0 35.0 0.750 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"'
 
 	# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
-	plan() { BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan BENCH_BOOTS=3 "$top/bench/bench.sh" kernels 2>/dev/null; }
-	BENCH_SEED=42 plan >"$scratch/p1.txt"
-	BENCH_SEED=42 plan >"$scratch/p2.txt"
-	BENCH_SEED=43 plan >"$scratch/p3.txt"
+	# plan SEED NAME BOOTS [WHAT [BENCH]]: bench.sh's (or BENCH's) plan of WHAT (kernels) in $scratch/NAME
+	plan() { BENCH_SEED=$1 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/$2 BENCH_BOOTS=$3 "${5:-$top/bench/bench.sh}" "${4:-kernels}"; }
+	for s in 1:42 2:42 3:43; do plan "${s#*:}" plan 3 >"$scratch/p${s%:*}.txt" 2>/dev/null; done
 	nk=$(grep -c '^[^#]' "$top/lab/data/bench-kernels")
 	t_check "plan: three rounds of the $nk kernels of lab/data/bench-kernels" test "$(wc -l <"$scratch/p1.txt")" = $((3 * nk))
 	t_check "plan: each round boots each kernel once" \
 		test "$(awk -v n="$nk" '{ r = int(($1 - 1) / n); print r, $2 }' "$scratch/p1.txt" | sort -u | wc -l)" = $((3 * nk))
 	t_check "plan: the same seed gives the same boots" cmp -s "$scratch/p1.txt" "$scratch/p2.txt"
-	t_check "negative control: another seed gives another order" eval '! cmp -s "$scratch/p1.txt" "$scratch/p3.txt"'
+	t_check "negative control: another seed gives another order" not cmp -s "$scratch/p1.txt" "$scratch/p3.txt"
 	t_check "plan: v7.3, v7.3 + the off-by-one fix and the series from their bench kernels" \
 		eval 'grep -q " v7.3 bench-baseline$" "$scratch/p1.txt" && grep -q " fix1 bench-dicefix$" "$scratch/p1.txt" &&
 			grep -q " dice bench-patched$" "$scratch/p1.txt"'
 	g=$(ls -d "$scratch"/plan/*-kernels | sed -n 1p)
-	t_check "plan: the boots differ in their delay and the workers' first CPU" \
-		test "$(grep -h '^delay_us=' "$g"/guest-*.sh | sort -u | wc -l)" -gt 1
+	t_check "plan: the boots differ in their delay and the workers' first CPU" test "$(grep -h '^delay_us=' "$g"/guest-*.sh | sort -u | wc -l)" -gt 1
+	# guest_of LABEL: the guest script of the first boot of LABEL in p1.txt
+	guest_of() { echo "$g/guest-$(awk -v l="$1" '$2 == l { print $1; exit }' "$scratch/p1.txt").sh"; }
 	t_check "plan: the dice is the series with NO_NI_GATE, the control with NO_NI_RANDOM" \
-		eval 'grep -qx "features=\"NO_NI_RATE NO_NI_GATE\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"dice\" { print \$1; exit }" "$scratch/p1.txt").sh" &&
-			grep -qx "features=\"NO_NI_RATE NO_NI_RANDOM\"	# BENCH-PARAM" "$g/guest-$(awk "\$2 == \"norandom\" { print \$1; exit }" "$scratch/p1.txt").sh"'
-	BENCH_SEED=42 BENCH_PRESET=ni20 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plan20 BENCH_BOOTS=1 "$top/bench/bench.sh" kernels >/dev/null 2>&1
+		eval 'grep -qx "features=\"NO_NI_RATE NO_NI_GATE\"	# BENCH-PARAM" "$(guest_of dice)" &&
+			grep -qx "features=\"NO_NI_RATE NO_NI_RANDOM\"	# BENCH-PARAM" "$(guest_of norandom)"'
+	BENCH_PRESET=ni20 plan 42 plan20 1 >/dev/null 2>&1
 	s20=$(ls "$scratch"/plan20/*/settings.txt)
 	t_check "plan: BENCH_PRESET=ni20 is the preset planned and recorded (settings.txt: ni20, 20 vCPUs)" \
 		eval 'grep -qx "BENCH_PRESET=ni20" "$s20" && grep -qx "LAB_CPUS=20" "$s20" && grep -qx "BENCH_THREADS=2" "$s20"'
 	t_check "negative control: the default plan records ni4 and 4 vCPUs" \
 		eval 'grep -qx "BENCH_PRESET=ni4" "$g/settings.txt" && grep -qx "LAB_CPUS=4" "$g/settings.txt"'
-	rc=0
-	BENCH_SEED=42 BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_ratio' \
-		BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/plant BENCH_BOOTS=1 "$top/bench/bench.sh" kernels >"$scratch/plant.txt" 2>&1 || rc=$?
+	BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_ratio' runrc "$scratch/plant.txt" plan 42 plant 1
 	t_check "negative control: a kernel that reads more between its runs is refused before any boot ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "does other work around its runs" "$scratch/plant.txt"'
 	t_check "negative control: and the refusal shows the extra work" grep -q 'newidle_ratio' "$scratch/plant.txt"
@@ -393,31 +344,27 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	# against 110 114 111: Welch over the boot means, variances 4.3333 each,
 	# se 1.6997, df 4, t(0.975, 4) = 2.7764: +10 +- 4.7191 of 111.67, +8.96 %
 	# [+4.73 %, +13.18 %]; v7.3 and norandom unchanged, +0.00 %.
-	mkdir -p "$scratch/runs/ra" "$scratch/runs/rb" "$scratch/runs/rc"
-	for r in ra rb rc; do cp "$g/settings.txt" "$scratch/runs/$r/"; done
+	for r in ra rb rc; do mkdir -p "$scratch/runs/$r" && cp "$g/settings.txt" "$scratch/runs/$r/"; done
 	cp "$scratch/k.csv" "$scratch/runs/ra/aba.csv"
 	awk -F, -v OFS=, '$2 == "gate" && $4 == "completions_per_s" { $5 += 10 } 1' "$scratch/k.csv" >"$scratch/runs/rb/aba.csv"
 	cp "$scratch/runs/rb/aba.csv" "$scratch/runs/rc/aba.csv"
 	sed -i 's/^BENCH_SECONDS=.*/BENCH_SECONDS=3/; s/^LAB_ICOUNT_SHIFT=.*/LAB_ICOUNT_SHIFT=4/' "$scratch/runs/rc/settings.txt"
-	rc=0
-	BENCH_OUT=$scratch/runs "$top/bench/bench.sh" compare ra rb >"$scratch/cmp.txt" 2>&1 || rc=$?
+	compare() { env BENCH_OUT="$scratch/runs" "$top/bench/bench.sh" compare "$@"; }
+	runrc "$scratch/cmp.txt" compare ra rb
 	t_check "compare: two stored runs by name, each kernel of B against A's ($rc)" \
 		eval 'test "$rc" = 0 && grep -qF "B: gate vs A: gate: +8.96% [+4.73%, +13.18%] better (Welch over boot means, 3 and 3)" "$scratch/cmp.txt"'
 	t_check "compare: a kernel unchanged is within noise" grep -qF "B: v7.3 vs A: v7.3: +0.00% [-2.96%, +2.96%] within noise" "$scratch/cmp.txt"
-	t_check "compare: make compare A=RUN B=RUN is bench.sh's compare" \
-		test "$(make -s -C "$top" -n compare A=ra B=rb)" = 'bench/bench.sh compare "ra" "rb"'
-	rc=0
-	BENCH_OUT=$scratch/runs "$top/bench/bench.sh" compare ra rc >"$scratch/cmp2.txt" 2>&1 || rc=$?
+	t_check "compare: make compare A=RUN B=RUN is bench.sh's compare" test "$(make -s -C "$top" -n compare A=ra B=rb)" = 'bench/bench.sh compare "ra" "rb"'
+	runrc "$scratch/cmp2.txt" compare ra rc
 	t_check "negative control: runs of another run length and icount shift are refused (exit 7, $rc)" test "$rc" = 7
 	t_check "negative control: naming the settings that differ" \
 		grep -qF "LAB_ICOUNT_SHIFT '3' against '4', BENCH_SECONDS '2' against '3'; not compared" "$scratch/cmp2.txt"
-	t_check "negative control: a run that is not stored is refused, named" \
-		refuses_with "no stored run $scratch/runs/nosuch" env BENCH_OUT="$scratch/runs" "$top/bench/bench.sh" compare ra nosuch
+	t_check "negative control: a run that is not stored is refused, named" refuses_with "no stored run $scratch/runs/nosuch" compare ra nosuch
 	# make bench's plan: the same runner and layout, features A/B/A on each boot
-	BENCH_SEED=42 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/planf BENCH_BOOTS=2 "$top/bench/bench.sh" features >"$scratch/pf.txt" 2>/dev/null
+	plan 42 planf 2 features >"$scratch/pf.txt" 2>/dev/null
 	gf=$(ls -d "$scratch"/planf/*-features)
 	t_check "plan: make bench boots BENCH_VARIANT BENCH_BOOTS times, in the same layout" \
-		eval 'test "$(cat "$scratch/pf.txt" | paste -sd" ")" = "1 features bench-patched 2 features bench-patched" &&
+		eval 'test "$(paste -sd" " "$scratch/pf.txt")" = "1 features bench-patched 2 features bench-patched" &&
 			test -s "$gf/settings.txt" && test -s "$gf/guest-2.sh"'
 	t_check "plan: each of its boots runs A/B/A of NI_GATE and NI_RANDOM, in the boot's CSV column" \
 		eval 'grep -q "aba.sh .* -b \"\$boot\" .* -f NI_GATE " "$gf/guest-1.sh" && grep -q " -f NI_RANDOM " "$gf/guest-1.sh" &&
@@ -426,8 +373,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$1"; }
 	mkdir -p "$scratch/tree"
 	cp -r "$top/lab" "$top/bench" "$scratch/tree/"
 	echo "rate       bench-patched  patched  NI_RATE       gate          the series, NI_RATE on" >>"$scratch/tree/lab/data/bench-kernels"
-	BENCH_KERNELS="gate rate" BENCH_SEED=42 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/planr BENCH_BOOTS=1 \
-		"$scratch/tree/bench/bench.sh" kernels >"$scratch/pr.txt" 2>/dev/null
+	BENCH_KERNELS="gate rate" plan 42 planr 1 kernels "$scratch/tree/bench/bench.sh" >"$scratch/pr.txt" 2>/dev/null
 	t_check "plan: a kernel added as one line of lab/data/bench-kernels is booted with its features" \
 		eval 'grep -q " rate bench-patched$" "$scratch/pr.txt" &&
 			grep -qx "features=\"NO_NI_RATE NI_RATE\"	# BENCH-PARAM" "$(ls "$scratch"/planr/*/guest-*.sh | xargs grep -l "^label=rate")"'
@@ -459,32 +405,29 @@ bare_metal_checks() {
 	# for sembench, tbench, tbench_srv, hackbench and schbench (the real
 	# msgbench, built by the script), the kernel's files stood in for. Each
 	# stand-in logs the features as it finds them, and its arguments.
-	mkdir -p "$scratch/bmt" "$scratch/sb"
+	mkdir -p "$scratch/bmt" "$scratch/sb" "$scratch/sbx"
 	cp -r "$top/bench" "$top/lab" "$scratch/bmt/"
-	rm -f "$scratch/bmt/bench/counters.py"
+	rm "$scratch/bmt/bench/counters.py"
 	printf '#!/bin/sh\necho "COUNTERS of $(basename "$1")"\n' >"$scratch/bmt/bench/counters.py"
-	chmod +x "$scratch/bmt/bench/counters.py"
-	# standin NAME OUTPUT: a stand-in that logs "NAME features... | args", prints OUTPUT
+	# standin DIR NAME OUTPUT: a stand-in that logs "NAME features... | args", prints OUTPUT
 	standin() {
-		cat >"$scratch/sb/$1" <<SB
+		cat >"$scratch/$1/$2" <<SB
 #!/bin/sh
-echo "$1 \$(SCHED_FEATURES=\$ABA_FEATURES sh -c '. "$top/lab/guest/sched.sh"; feats') | \$*" >>"$scratch/sb.log"
+echo "$2 \$(SCHED_FEATURES=\$ABA_FEATURES sh -c '. "$top/lab/guest/sched.sh"; feats') | \$*" >>"$scratch/sb.log"
 n=\$(( \$(cat "$scratch/sb.count" 2>/dev/null || echo 0) + 1 )); echo \$n >"$scratch/sb.count"
 [ "\$n" != "\${SB_CRASH_AT:-0}" ] || exit 3
 [ "\$n" -lt "\${SB_HANG_FROM:-999999}" ] || { awk '{ print \$5 }' /proc/\$\$/stat >"$scratch/sb.pg"; mv "$scratch/sb.pg" "$scratch/sb.hung"; sleep 10; }
-$2
+$3
 SB
-		chmod +x "$scratch/sb/$1"
+		chmod +x "$scratch/$1/$2"
 	}
-	standin sembench 'echo "run time 1 seconds 12345 worker burns per second (stand-in)"'
-	standin tbench 'echo "Throughput $(($3 * 10)) MB/sec  $3 clients  $3 procs  max_latency=1.000 ms"'
-	standin hackbench 'echo "Time: 0.250"'
-	standin schbench 'echo "Wakeup Latencies percentiles (usec) runtime 1 (s) (10 total samples)"; echo "average rps: 1000.5"'
+	standin sb sembench 'echo "run time 1 seconds 12345 worker burns per second (stand-in)"'
+	standin sb tbench 'echo "Throughput $(($3 * 10)) MB/sec  $3 clients  $3 procs  max_latency=1.000 ms"'
+	standin sb hackbench 'echo "Time: 0.250"'
 	# schbench only where SCHBENCH says, not on PATH: bare-metal.sh copies it
-	mkdir -p "$scratch/sbx"
-	mv "$scratch/sb/schbench" "$scratch/sbx/schbench"
+	standin sbx schbench 'echo "Wakeup Latencies percentiles (usec) runtime 1 (s) (10 total samples)"; echo "average rps: 1000.5"'
 	printf '#!/bin/sh\nexec sleep 1000\n' >"$scratch/sb/tbench_srv"
-	chmod +x "$scratch/sb/tbench_srv"
+	chmod +x "$scratch/sb/tbench_srv" "$scratch/bmt/bench/counters.py"
 	echo "load" >"$scratch/client.txt"
 	printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/bm-schedstat"
 	echo 0 >"$scratch/bm-sst"
@@ -499,43 +442,40 @@ SB
 	bmsh=$scratch/bmt/bench/bare-metal.sh
 	# bm FEATURES OUT [SETTING=VALUE...] [COMMAND]: bare-metal.sh of the copy
 	# (run by COMMAND, as setsid) against a features stand-in holding
-	# FEATURES, the options of BM_OPT after OUT; its output in OUT.txt
+	# FEATURES, the options of BM_OPT after OUT; its output in OUT.txt, its exit in rc
 	bm() {
 		local feats=$1 o=$2
 		shift 2
 		echo "$feats" >"$scratch/bm-features"
 		rm -f "$scratch/sb.log" "$scratch/sb.count"
-		bmenv BM_OPT= "$@" sh -c 'exec "$0" "$1" $BM_OPT' "$bmsh" "$o" >"$o.txt" 2>&1
+		rc=0
+		bmenv BM_OPT= "$@" sh -c 'exec "$0" "$1" $BM_OPT' "$bmsh" "$o" >"$o.txt" 2>&1 || rc=$?
 	}
 	bstate() { SCHED_FEATURES="$scratch/bm-features" sh -c '. "$1"; feats' sh "$top/lab/guest/sched.sh"; }
 	# the matrix starts with every feature the other way from its bases, so
 	# that each base is seen to be set
 	patched="NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND" other="NO_NI_RANDOM NI_RATE NI_GATE NI_FOUND"
-	rc=0
-	bm "$other" "$scratch/bmm" || rc=$?
+	bm "$other" "$scratch/bmm"
+	mrc=$rc
 	mv "$scratch/sb.log" "$scratch/sb-main.log" 2>/dev/null || : >"$scratch/sb-main.log"
 	# and NI_FOUND first, then gate: NI_FOUND's NO_NI_GATE, and gate's NO_NI_FOUND after it
-	bm "$other" "$scratch/bmc" WORKLOADS=hackbench COMPARISONS="NI_FOUND gate" || true
+	bm "$other" "$scratch/bmc" WORKLOADS=hackbench COMPARISONS="NI_FOUND gate"
 	cat "$scratch/sb-main.log" "$scratch/sb.log" >"$scratch/sb-both.log" 2>/dev/null || true
 	# --runs-only (the lab's guest, no scipy) then --report (the host): the
 	# same tables as one run; a directory of no such run is refused
-	rc=0
-	bm "$other" "$scratch/bmr" WORKLOADS=hackbench COMPARISONS="norandom gate" BM_OPT=--runs-only || rc=$?
+	bm "$other" "$scratch/bmr" WORKLOADS=hackbench COMPARISONS="norandom gate" BM_OPT=--runs-only
 	t_check "bare-metal OUTDIR --runs-only (an option after OUTDIR): the runs and their CSVs, no tables ($rc)" \
 		eval 'test "$rc" = 0 && test -s "$scratch/bmr/hackbench-gate.csv" && ! grep -q "A/B/A of" "$scratch/bmr/report.txt"'
-	rc=0
-	"$scratch/bmt/bench/bare-metal.sh" --report "$scratch/bmr" >"$scratch/bmr-report.txt" 2>&1 || rc=$?
+	runrc "$scratch/bmr-report.txt" "$bmsh" --report "$scratch/bmr"
 	t_check "bare-metal --report: then the tables of both comparisons, with the counters ($rc)" \
 		eval 'test "$rc" = 0 && grep -q "^hackbench, norandom: A/B/A of NI_RANDOM" "$scratch/bmr/report.txt" &&
 			grep -q "^hackbench, gate: A/B/A of NI_GATE" "$scratch/bmr/report.txt" &&
 			test "$(grep -c "^COUNTERS of " "$scratch/bmr/report.txt")" = 2'
-	t_check "bare-metal --report: twice is refused" \
-		refuses_with "has its report already" "$scratch/bmt/bench/bare-metal.sh" --report "$scratch/bmr"
-	t_check "bare-metal --report: a directory of no run is refused" \
-		refuses_with "holds no --runs-only run" "$scratch/bmt/bench/bare-metal.sh" --report "$scratch"
+	t_check "bare-metal --report: twice is refused" refuses_with "has its report already" "$bmsh" --report "$scratch/bmr"
+	t_check "bare-metal --report: a directory of no run is refused" refuses_with "holds no --runs-only run" "$bmsh" --report "$scratch"
 	r=$scratch/bmm/report.txt
-	t_check "bare-metal: the whole matrix runs on stand-ins ($rc)" test "$rc" = 0
-	[ "$rc" = 0 ] || tail -20 "$scratch/bmm.txt" | sed 's/^/# /'
+	t_check "bare-metal: the whole matrix runs on stand-ins ($mrc)" test "$mrc" = 0
+	[ "$mrc" = 0 ] || tail -20 "$scratch/bmm.txt" | sed 's/^/# /'
 	missing=""
 	for wl in msg tbench1 hackbench; do
 		for c in norandom gate NI_FOUND; do
@@ -543,10 +483,9 @@ SB
 				test -s "$scratch/bmm/$wl-$c.csv" || missing="$missing $wl-$c"
 		done
 	done
-	t_check "bare-metal: the report has each of the 9 workloads (schbench with SCHBENCH) x 3 comparisons${missing:+ (missing:$missing)}" \
-		test -z "$missing"
+	t_check "bare-metal: the report has each of the 9 workloads (schbench with SCHBENCH) x 3 comparisons${missing:+ (missing:$missing)}" test -z "$missing"
 	t_check "bare-metal: the report starts with the machine, its CPUs, the kernel and its features" \
-		eval 'grep -q "^Machine: .*, [0-9]* CPUs; kernel .*; features: $other$" <<<"$(sed -n 1p "$r")"'
+		grep -q "^Machine: .*, [0-9]* CPUs; kernel .*; features: $other$" <<<"$(sed -n 1p "$r")"
 	t_check "bare-metal: each table has its delta and 95% interval, B against A and A2" \
 		test "$(grep -c '^  B  NO_NI_[A-Z]* (.*) vs A  .* + A2 .* again: [-+][0-9.]*% \[[-+][0-9.]*%, [-+][0-9.]*%\]' "$r")" -ge 27
 	t_check "bare-metal: bench/counters.py's table after each of the 27" test "$(grep -c '^COUNTERS of .*-.*\.csv$' "$r")" = 27
@@ -561,38 +500,34 @@ SB
 	t_check "bare-metal: one warm-up round per workload, under its first comparison only" \
 		test "$(grep -c '^hackbench ' "$scratch/sb-main.log")" = $(( (1 + 3 * 2) * 3 ))
 	# the base of each comparison, as the workloads found it
-	# (the log's lines: "WORKLOAD FEATURES... | ARGUMENTS")
-	l=$scratch/sb-both.log
-	t_check "bare-metal: norandom's B (NO_NI_RANDOM) ran with NO_NI_GATE and NO_NI_FOUND" \
-		eval 'grep -q " NO_NI_RANDOM " "$l" && test -z "$(grep " NO_NI_RANDOM " "$l" | grep -v " NO_NI_GATE NO_NI_FOUND |")"'
-	t_check "bare-metal: gate's A (NI_GATE) ran with NI_RANDOM and NO_NI_FOUND" \
-		eval 'grep -q " NI_GATE " "$l" && test -z "$(grep " NI_GATE " "$l" | grep -v "^[a-z0-9]* NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND |")"'
-	t_check "bare-metal: NI_FOUND's A ran with NI_RANDOM and NO_NI_GATE" \
-		eval 'grep -q " NI_FOUND |" "$l" && test -z "$(grep " NI_FOUND |" "$l" | grep -v "^[a-z0-9]* NI_RANDOM NI_RATE NO_NI_GATE NI_FOUND |")"'
+	# (the log's lines: "WORKLOAD FEATURES... | ARGUMENTS"): the lines with
+	# PATTERN are all of the form FULL
+	ran_with() { grep -q -- "$1" "$scratch/sb-both.log" && test -z "$(grep -- "$1" "$scratch/sb-both.log" | grep -v -- "$2")"; }
+	t_check "bare-metal: norandom's B (NO_NI_RANDOM) ran with NO_NI_GATE and NO_NI_FOUND" ran_with " NO_NI_RANDOM " " NO_NI_GATE NO_NI_FOUND |"
+	t_check "bare-metal: gate's A (NI_GATE) ran with NI_RANDOM and NO_NI_FOUND" ran_with " NI_GATE " "^[a-z0-9]* NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND |"
+	t_check "bare-metal: NI_FOUND's A ran with NI_RANDOM and NO_NI_GATE" ran_with " NI_FOUND |" "^[a-z0-9]* NI_RANDOM NI_RATE NO_NI_GATE NI_FOUND |"
 	t_check "bare-metal: every feature it set put back as it was ($(bstate))" test "$(bstate)" = "$other"
 
 	# v7.3: neither NI_GATE nor NI_FOUND; bench/counters.py not there
 	rm "$scratch/bmt/bench/counters.py"
-	rc=0
-	bm "NI_RANDOM NI_RATE" "$scratch/bmv" WORKLOADS=hackbench || rc=$?
+	bm "NI_RANDOM NI_RATE" "$scratch/bmv" WORKLOADS=hackbench
+	v=$scratch/bmv/report.txt
 	t_check "bare-metal: on v7.3 the comparisons it lacks are skipped, said, and without bench/counters.py ($rc)" \
-		eval 'test "$rc" = 0 && grep -qx "(the kernel has no NI_GATE: comparison gate skipped)" "$scratch/bmv/report.txt" &&
-			grep -qx "(the kernel has no NI_FOUND: comparison NI_FOUND skipped)" "$scratch/bmv/report.txt"'
+		eval 'test "$rc" = 0 && grep -qx "(the kernel has no NI_GATE: comparison gate skipped)" "$v" &&
+			grep -qx "(the kernel has no NI_FOUND: comparison NI_FOUND skipped)" "$v"'
 	t_check "bare-metal: and norandom alone ran" \
-		eval 'grep -q "^hackbench, norandom: " "$scratch/bmv/report.txt" && ! grep -q "^hackbench, \(gate\|NI_FOUND\): " "$scratch/bmv/report.txt" &&
-			! grep -q COUNTERS "$scratch/bmv/report.txt"'
+		eval 'grep -q "^hackbench, norandom: " "$v" && ! grep -q "^hackbench, \(gate\|NI_FOUND\): " "$v" && ! grep -q COUNTERS "$v"'
 
 	# a workload that fails in the second comparison, after the first set
 	# NO_NI_GATE (aba.sh puts back only its own feature, as the comparison found it)
-	rc=0
-	bm "$patched" "$scratch/bmf" WORKLOADS=hackbench SB_CRASH_AT=11 || rc=$?
+	bm "$patched" "$scratch/bmf" WORKLOADS=hackbench SB_CRASH_AT=11
 	t_check "bare-metal: a workload that fails stops the run, naming it ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "condition B: hackbench failed (exit 3)" "$scratch/bmf.txt"'
 	t_check "bare-metal: and every feature it set is put back ($(bstate))" test "$(bstate)" = "$patched"
 	# a TERM to its process group mid-run, as Ctrl-C would be (sh ignores
 	# INT in a background job, so TERM)
 	rm -f "$scratch/sb.hung"
-	bm "$patched" "$scratch/bmk" WORKLOADS=hackbench SB_HANG_FROM=5 setsid &
+	(bm "$patched" "$scratch/bmk" WORKLOADS=hackbench SB_HANG_FROM=5 setsid; exit "$rc") &
 	pid=$!
 	for _ in $(seq 100); do [ -e "$scratch/sb.hung" ] && break; sleep 0.1; done
 	# the stand-in wrote its process group, setsid's
@@ -611,13 +546,16 @@ SB
 		bmenv WORKLOADS=hackbench "${@:2}" >/dev/null 2>"$scratch/bad.err" || rc=$?
 		test "$rc" = 2 && grep -qF -- "$1" "$scratch/bad.err" && untouched
 	}
-	for bad in "COMPARISONS=norandom nosuch:unknown comparison 'nosuch' (norandom, gate, NI_FOUND)" \
-		"CANDIDATES=found:CANDIDATES: 'found' is not a feature name" "RUNS=x:RUNS takes a whole number from 2, not 'x'" \
-		"RUNS=1:RUNS takes a whole number from 2, not '1'" "SECONDS_PER_RUN=1.5:SECONDS_PER_RUN takes a whole number from 1" \
-		"BENCH_CV_MAX=1.2.3:BENCH_CV_MAX takes a number (%), not '1.2.3'"; do
-		t_check "bare-metal: ${bad%%:*} is refused (exit 2), saying so, and changes nothing" \
-			bm_bad "${bad#*:}" "${bad%%:*}" "$bmsh" "$scratch/bmbad"
-	done
+	while IFS=: read -r kv err; do
+		t_check "bare-metal: $kv is refused (exit 2), saying so, and changes nothing" bm_bad "$err" "$kv" "$bmsh" "$scratch/bmbad"
+	done <<-'EOF'
+		COMPARISONS=norandom nosuch:unknown comparison 'nosuch' (norandom, gate, NI_FOUND)
+		CANDIDATES=found:CANDIDATES: 'found' is not a feature name
+		RUNS=x:RUNS takes a whole number from 2, not 'x'
+		RUNS=1:RUNS takes a whole number from 2, not '1'
+		SECONDS_PER_RUN=1.5:SECONDS_PER_RUN takes a whole number from 1
+		BENCH_CV_MAX=1.2.3:BENCH_CV_MAX takes a number (%), not '1.2.3'
+	EOF
 	t_check "bare-metal: WORKLOADS=hackbench nosuch is refused, saying so, and changes nothing" \
 		eval 'refuses_with "unknown workload '"'nosuch'"'" bmenv "WORKLOADS=hackbench nosuch" "$bmsh" "$scratch/bmbad" && untouched'
 	t_check "bare-metal: a second OUTDIR is refused (exit 2), and changes nothing" \
@@ -627,19 +565,23 @@ SB
 			grep -qx "Usage: sudo bench/bare-metal.sh \[--quick\] \[--runs-only\] \[OUTDIR\]" "$scratch/help.txt"'
 	# --quick from the defaults, every comparison there: at most 30 minutes
 	# on any machine (the runs are timed), with schbench too
-	q=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p')
-	qs=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS SCHBENCH=/bin/true "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p')
+	quick() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS "$@" "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p'; }
+	q=$(quick -u SCHBENCH) qs=$(quick SCHBENCH=/bin/true)
 	t_check "bare-metal: --quick takes at most 30 minutes: $q, $qs with schbench" eval 'test -n "$q" && test "$q" -le 30 && test "$qs" -le 30'
 
 	# bench/aba.sh's schbench parser: "average rps" first, else "rps: N"; nothing, refused
 	echo "NI_RANDOM" >"$scratch/bm-features"
-	sch() { printf '#!/bin/sh\nprintf "%s\\n"\n' "$1" >"$scratch/sb/schbench"; chmod +x "$scratch/sb/schbench"; env PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" "$top/bench/aba.sh" -w schbench -k 1 -s 1 -c K 2>/dev/null; }
+	# sch OUTPUT: aba.sh's run of a schbench that prints OUTPUT
+	sch() {
+		printf '#!/bin/sh\nprintf "%s\\n"\n' "$1" >"$scratch/sb/schbench"
+		chmod +x "$scratch/sb/schbench"
+		env PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" "$top/bench/aba.sh" -w schbench -k 1 -s 1 -c K
+	}
 	t_check "aba: schbench's rps from its 'average rps' line, before other rps lines" \
-		test "$(sch 'current rps: 5\nAverage RPS:  99.5\nrps: 7' | grep '^schbench,K,1,rps,')" = "schbench,K,1,rps,99.5,1"
-	t_check "aba: else its last 'rps: N' line" test "$(sch 'Rps percentiles (requests)\nrps: 7' | grep '^schbench,K,1,rps,')" = "schbench,K,1,rps,7,1"
+		test "$(sch 'current rps: 5\nAverage RPS:  99.5\nrps: 7' 2>/dev/null | grep '^schbench,K,1,rps,')" = "schbench,K,1,rps,99.5,1"
+	t_check "aba: else its last 'rps: N' line" test "$(sch 'Rps percentiles (requests)\nrps: 7' 2>/dev/null | grep '^schbench,K,1,rps,')" = "schbench,K,1,rps,7,1"
 	t_check "aba: schbench with no rps figure is refused, saying what it looked for" \
-		eval 'sch "Rps percentiles (requests) runtime 1 (s)" >/dev/null || true; refuses_with "schbench printed no rps figure (no \"average rps: N\" line" \
-			env PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" "$top/bench/aba.sh" -w schbench -k 1 -s 1 -c K'
+		refuses_with "schbench printed no rps figure (no \"average rps: N\" line" sch "Rps percentiles (requests) runtime 1 (s)"
 }
 
 guest_checks() {
@@ -655,8 +597,7 @@ guest_checks() {
 		BENCH_OUT=$scratch/bench-$preset BENCH_PRESET=$preset BENCH_VARIANT=patched BENCH_BOOTS=$boots BENCH_RUNS=1 \
 			BENCH_SECONDS=1 BENCH_WARMUP_RUNS=1 BENCH_WORKLOADS=futex8 \
 			"$top/bench/bench.sh" features >"$scratch/run-$preset.log" 2>&1 || { rc=$?; tail -20 "$scratch/run-$preset.log" | sed 's/^/# /'; }
-		t_check "smoke $preset: make bench's runner in the guest succeeds (exit $rc; 5 is the control's verdict)" \
-			eval 'test "$rc" = 0 || test "$rc" = 5'
+		t_check "smoke $preset: make bench's runner in the guest succeeds (exit $rc; 5 is the control's verdict)" eval 'test "$rc" = 0 || test "$rc" = 5'
 		d=$scratch/bench-$preset/latest
 		for c in NI_GATE:A NI_GATE:B NI_GATE:A2 NI_RANDOM:A NI_RANDOM:B NI_RANDOM:A2; do
 			t_check "smoke $preset: $c measured in each of $boots boot(s)" \
@@ -664,8 +605,7 @@ guest_checks() {
 		done
 		t_check "smoke $preset: the warm-up run is not in the CSV" eval '! grep -q ",w1," "$d/aba.csv"'
 		t_check "smoke $preset: the warm-up was run" grep -q '^# warm-up futex8 A 1: completions_per_s' "$d/console-1.txt"
-		t_check "smoke $preset: the guest has the preset's CPUs" \
-			grep -q "CPUs; features:.*NO_NI_RATE" "$d/console-1.txt"
+		t_check "smoke $preset: the guest has the preset's CPUs" grep -q "CPUs; features:.*NO_NI_RATE" "$d/console-1.txt"
 		t_check "smoke $preset: the report says it is emulated" grep -q 'EMULATED' "$d/report.txt"
 	done
 	t_check "smoke ni20: 20 CPUs" grep -q '^# kernel .*, 20 CPUs;' "$scratch/bench-ni20/latest/console-1.txt"
@@ -690,8 +630,7 @@ guest_checks() {
 	done
 	t_check "bare-metal in the guest: the report, made on the host, has hackbench x 3 comparisons${missing:+ (missing:$missing)} (exit $rc; 6 is a CV verdict)" \
 		eval 'test -z "$missing" && { test "$rc" = 0 || test "$rc" = 6; }'
-	t_check "bare-metal in the guest: the counters of each, per level" \
-		test "$(grep -c 'newidle balance per level' "$scratch/bmg/report.txt" 2>/dev/null)" = 3
+	t_check "bare-metal in the guest: the counters of each, per level" test "$(grep -c 'newidle balance per level' "$scratch/bmg/report.txt" 2>/dev/null)" = 3
 	t_check "bare-metal in the guest: the features as they were after it" \
 		grep -q '^# bare-metal.sh exit 0; features after it: NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND$' "$scratch/bmg.log"
 	t_check "smoke: out/bench/latest left alone" test "$(readlink "$OUT/bench/latest" 2>/dev/null || echo none)" = "$latest_before"
