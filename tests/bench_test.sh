@@ -264,17 +264,17 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# completions/s -> 5 and 12/s, 8.50; CPU 2.0 and 3.0 us -> 2.5000.
 	cfx=$top/tests/fixtures/counters.csv
 	counters() { "$top/bench/counters.py" "$@"; }
-	# row FILE ROW: a line of the table, its spaces squeezed
-	row() { grep -qxF -- "$2" <<<"$(tr -s ' ' <"$1" | sed 's/^ //')"; }
+	# row FILE ROW...: each ROW a line of the table in FILE, its spaces squeezed
+	row() { local t r; t=$(tr -s ' ' <"$1" | sed 's/^ //'); for r in "${@:2}"; do grep -qxF -- "$r" <<<"$t" || return 1; done; }
 	v73mc="v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"
 	pkg="10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -"
 	counters "$cfx" >"$scratch/cnt.txt"
 	t_check "counters: v7.3's mc, rates per second, ratios and the split of the attempts that pulled nothing" row "$scratch/cnt.txt" "$v73mc"
 	t_check "counters: the gate's mc" row "$scratch/cnt.txt" "gate mc 110.0 11.0 5.5 0.100 0.500 | 18.2 27.3 9.1 9.1 36.4 | 150>80 | -"
 	t_check "counters: the gate's pkg over its own 20 s (5.0/s; v7.3's 10.0 over 10 s)" \
-		eval 'row "$scratch/cnt.txt" "gate pkg 5.0 5.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -" && row "$scratch/cnt.txt" "v7.3 pkg $pkg"'
+		row "$scratch/cnt.txt" "gate pkg 5.0 5.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -" "v7.3 pkg $pkg"
 	t_check "counters: the waker's completions, migrations per second and CPU time per completion" \
-		eval 'row "$scratch/cnt.txt" "v7.3 1100.0 8.50 2.5000" && row "$scratch/cnt.txt" "gate 2000.0 3.00 1.2500"'
+		row "$scratch/cnt.txt" "v7.3 1100.0 8.50 2.5000" "gate 2000.0 3.00 1.2500"
 	t_check "counters: the header says the rates are per second of counted_s" \
 		grep -qF 'futex8: newidle balance per level, the mean of 2 run(s) per condition; counts per second of a run (counted_s)' "$scratch/cnt.txt"
 	grep -v ',counted_s,' "$cfx" >"$scratch/nolen.csv"
@@ -283,8 +283,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 		eval 'grep -q "TOTALS PER RUN: the run length is unknown" "$scratch/nolen.txt" &&
 			row "$scratch/nolen.txt" "v7.3 mc 1100.0 900.0 350.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"'
 	counters "$scratch/nolen.csv" --seconds 10 >"$scratch/sec.txt"
-	t_check "counters: --seconds N gives the rates where the runs have no counted_s" \
-		eval 'row "$scratch/sec.txt" "$v73mc" && row "$scratch/sec.txt" "gate pkg $pkg"'
+	t_check "counters: --seconds N gives the rates where the runs have no counted_s" row "$scratch/sec.txt" "$v73mc" "gate pkg $pkg"
 	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$cfx" >"$scratch/cnotel.csv"
 	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
 	t_check "counters: a kernel without the telemetry: no visits, no pinned, said" \
@@ -499,9 +498,8 @@ SB
 		test "$(for n in 1 8 16 32; do grep -c "^tbench$n,A,1,mb_per_s,$((n * 10)),1$" "$scratch/bmm/tbench$n-gate.csv" 2>/dev/null || true; done | paste -sd' ')" = "1 1 1 1"
 	t_check "bare-metal: one warm-up round per workload, under its first comparison only" \
 		test "$(grep -c '^hackbench ' "$scratch/sb-main.log")" = $(( (1 + 3 * 2) * 3 ))
-	# the base of each comparison, as the workloads found it
-	# (the log's lines: "WORKLOAD FEATURES... | ARGUMENTS"): the lines with
-	# PATTERN are all of the form FULL
+	# the base of each comparison, as the workloads found it (the log's lines: "WORKLOAD FEATURES... | ARGUMENTS"):
+	# ran_with PATTERN FORM: the lines with PATTERN are all of FORM
 	ran_with() { grep -q -- "$1" "$scratch/sb-both.log" && test -z "$(grep -- "$1" "$scratch/sb-both.log" | grep -v -- "$2")"; }
 	t_check "bare-metal: norandom's B (NO_NI_RANDOM) ran with NO_NI_GATE and NO_NI_FOUND" ran_with " NO_NI_RANDOM " " NO_NI_GATE NO_NI_FOUND |"
 	t_check "bare-metal: gate's A (NI_GATE) ran with NI_RANDOM and NO_NI_FOUND" ran_with " NI_GATE " "^[a-z0-9]* NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND |"
