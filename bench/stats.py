@@ -144,8 +144,7 @@ def regime(data, conds, wl, name, asked_min, lines, flags):
             lvl, what = m[4:].rsplit("_", 1)
             for c, by_boot in d.items():
                 reg.setdefault(c, {}).setdefault(lvl, {})[what] = mean(v for vs in by_boot.values() for v in vs)
-    # the levels the telemetry saw: schedstat's classes alone (a kernel without
-    # it) have no visits to say a regime by (bench/counters.py tabulates them)
+    # schedstat's classes alone (no telemetry) have no visits to say a regime by (counters.py's)
     reg = {c: {lvl: x for lvl, x in lv.items() if "visits" in x} for c, lv in reg.items()}
     reg = {c: lv for c, lv in reg.items() if lv}
     if not reg:
