@@ -19,7 +19,6 @@ import sys
 from statistics import mean
 
 COLS = ["workload", "condition", "run", "metric", "value", "boot"]
-# the levels in the order the kernel stacks them; others after, by name
 ORDER = ["smt", "cls", "mc", "pkg", "node", "numa"]
 # how an attempt that moved nothing ended (bench/aba.sh's classes)
 SPLIT = ["balanced", "nobusyg", "nobusyq", "pinned", "failed"]
@@ -55,7 +54,7 @@ def load(path):
 
 
 def levels(runs):
-    """The levels that the runs' dom_LEVEL_WHAT metrics name, kernel order first."""
+    """The levels that the runs' dom_LEVEL_WHAT metrics name, in the order the kernel stacks them first."""
     found = {m[4:].rsplit("_", 1)[0] for x in runs.values() for m in x if m.startswith("dom_") and m.count("_") >= 2}
     return sorted(found, key=lambda l: (ORDER.index(l) if l in ORDER else len(ORDER), l))
 
@@ -84,7 +83,6 @@ def main():
         if not any(m.startswith("dom_") for x in allruns for m in x):
             lines += ["%s: no per-level counters in %s (bench/aba.sh -S)" % (wl, o.csv), ""]
             continue
-        # rates where every run has a length, else totals per run
         timed = all("counted_s" in x and x["counted_s"] > 0 or o.seconds for x in allruns)
         per = (lambda x: x["counted_s"] if x.get("counted_s", 0) > 0 else o.seconds) if timed else None
         unit = "/s" if timed else "/run"
@@ -104,8 +102,7 @@ def main():
             for lvl in levels(runs):
                 g = lambda what, p=per: avg(runs, "dom_%s_%s" % (lvl, what), p)  # noqa: E731
                 vis, att, pul = g("visits"), g("attempts"), g("pulls")
-                # the ratios of the means; the split of what the classes hold, which
-                # is every attempt that did not pull (in schedstat's reading)
+                # ratios of the means; the classes split the attempts that pulled nothing (schedstat)
                 cls = {k: g(k) for k in SPLIT}
                 nopull = sum(v for v in cls.values() if v is not None)
                 pct = {k: (100.0 * v / nopull if nopull else 0.0) if v is not None else None for k, v in cls.items()}

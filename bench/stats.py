@@ -9,7 +9,7 @@ mean (Welch) or, where both sides ran on the same boots, the per-boot delta
 (Student's t). Status 5: no main metric of a workload told the --control
 apart; 6: a main metric's CV over --cv-max. dom_LEVEL_* give the regime table.
 Usage: bench/stats.py CSV [--title T] [--label C=NAME ...] [--compare C,B[+B2] ...]
-         [--control C] [--cv-max PCT] [--asked-min PCT] [--json F] [--csv F] [--png F]
+         [--control C] [--cv-max PCT] [--asked-min PCT] [--json F] [--csv F]
 """
 import argparse
 import csv
@@ -17,10 +17,7 @@ import json
 import math
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from statistics import mean, median, stdev
 
 from scipy import stats
@@ -147,8 +144,7 @@ def regime(data, conds, wl, name, asked_min, lines, flags):
             lvl, what = m[4:].rsplit("_", 1)
             for c, by_boot in d.items():
                 reg.setdefault(c, {}).setdefault(lvl, {})[what] = mean(v for vs in by_boot.values() for v in vs)
-    # the levels the telemetry saw: schedstat's classes alone (a kernel without
-    # it) have no visits to say a regime by (bench/counters.py tabulates them)
+    # schedstat's classes alone (no telemetry) have no visits to say a regime by (counters.py's)
     reg = {c: {lvl: x for lvl, x in lv.items() if "visits" in x} for c, lv in reg.items()}
     reg = {c: lv for c, lv in reg.items() if lv}
     if not reg:
@@ -173,27 +169,6 @@ def regime(data, conds, wl, name, asked_min, lines, flags):
     lines.append("")
 
 
-def plot(rows, png, title):
-    """Each comparison's delta with its interval, a chart (gnuplot)."""
-    pts = [r for r in rows if "ci_low_pct" in r and r["metric"] in PRIMARY]
-    if not shutil.which("gnuplot") or not pts:
-        print("stats: no chart (%s)" % ("no interval" if pts or shutil.which("gnuplot") else "no gnuplot"),
-              file=sys.stderr)
-        return
-    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as f:
-        for i, r in enumerate(pts):
-            f.write('%d "%s %s %s" %.4f %.4f %.4f\n' % (i, r["workload"], r["metric"], r["name"], r["delta_pct"],
-                                                         r["ci_low_pct"], r["ci_high_pct"]))
-    gp = ('set terminal pngcairo size 1100,%d font ",9"\nset output "%s"\nset termoption noenhanced\n'
-          'set title "%s: delta with its 95%% interval"\nset xlabel "%% of the base"\nset grid xtics\n'
-          'set xzeroaxis\nset yrange [-1:%d]\nunset key\nplot "%s" using 3:1:4:5:ytic(2) with xerrorbars pt 7\n'
-          % (200 + 18 * len(pts), png, title.replace('"', "'"), len(pts), f.name))
-    try:
-        subprocess.run(["gnuplot"], input=gp, text=True, check=True)
-    finally:
-        os.unlink(f.name)
-
-
 def pair(sep, what):
     """An option's X<sep>Y, split; else argparse's error, naming the option."""
     def split(x):
@@ -214,7 +189,6 @@ def main():
     ap.add_argument("--asked-min", type=float, default=50.0)
     ap.add_argument("--json", dest="json_out")
     ap.add_argument("--csv", dest="csv_out")
-    ap.add_argument("--png", dest="png_out")
     o = ap.parse_args()
     data, conds = load(o.csv)
     labels = dict(o.label)
@@ -304,8 +278,6 @@ def main():
                     x = dict(s, **{k: v for k, v in r.items() if k in cols[12:]})
                     wr.writerow(["%.6g" % x[c] if isinstance(x.get(c), float) else x.get(c, "") for c in cols])
         os.replace(o.csv_out + ".tmp", o.csv_out)
-    if o.png_out:
-        plot(out["comparisons"], o.png_out, o.title)
     for x in out["cv_over"]:
         print("stats: CV over the limit of %.4g%%: %s" % (o.cv_max, x), file=sys.stderr)
     sys.exit(6 if out["cv_over"] else 5 if unsure else 0)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "model.h"
-/* ------------------------------------------------------------------------
+/*
  * C. Count: attempts against S, the sum of (1 + ratio) / 1024 over the
  * visits, and the gaps between attempts at a steady ratio
  */
@@ -42,7 +42,7 @@ static unsigned int seq_ratio(enum seq s, struct rng *r, unsigned long v, unsign
 		return v % 512 ? ratio : rng_below(r, SCALE);
 	case SEQ_WALK:
 		x = (int)ratio + (int)rng_below(r, 33) - 16;
-		return x < 0 ? 0 : x > 1023 ? 1023 : x;
+		return clamp(x, 0, 1023);
 	case SEQ_ALT:
 		return v & 1 ? 1023 : 0;
 	case SEQ_JUMP:
@@ -58,8 +58,8 @@ static unsigned int seq_ratio(enum seq s, struct rng *r, unsigned long v, unsign
 
 static void widen(struct range *all, const struct range *r)
 {
-	all->lo = r->lo < all->lo ? r->lo : all->lo;
-	all->hi = r->hi > all->hi ? r->hi : all->hi;
+	all->lo = min(all->lo, r->lo);
+	all->hi = max(all->hi, r->hi);
 }
 
 static struct range count_run(enum design d, enum seq s, unsigned int cpu, unsigned long visits)
@@ -145,7 +145,7 @@ static const char *fmt(const struct range *r)
 {
 	static char buf[4][48];
 	static unsigned int n;
-	char *b = buf[n++ % ARRAY_LEN(buf)];
+	char *b = buf[n++ % ARRAY_SIZE(buf)];
 
 	snprintf(b, sizeof(buf[0]), "[%+ld,%+ld]", r->lo, r->hi);
 	return b;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "model.h"
-/* ------------------------------------------------------------------------
+/*
  * B. The estimator: where the ratio settles at a constant success rate
  * (patch 1: v7.3's dice against the fixed one; patch 3: whole visits
  * against 1/64ths)
@@ -15,8 +15,8 @@ static const struct variant est_variants[] = {
 	{ .design = GATE, .shift = SHIFT },
 };
 
-#define NR_EP		ARRAY_LEN(est_probs)
-#define NR_EV		ARRAY_LEN(est_variants)
+#define NR_EP		ARRAY_SIZE(est_probs)
+#define NR_EV		ARRAY_SIZE(est_variants)
 #define EV_SERIES	2	/* the fixes' estimator with the dice, then with the gate */
 #define EST_SEEDS	8
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "model.h"
-/* ------------------------------------------------------------------------
- * A. Lock-on: the closed loop on periodic pull chances
- */
+/* A. Lock-on: the closed loop on periodic pull chances */
 
 /*
  * The visits that can pull, below @visits, ending with @visits: chance n
@@ -45,11 +43,9 @@ static unsigned long lockon_run(const struct variant *va, unsigned int rate,
 	gate_init(&g, va->design, 1, key ^ 0x9e3779b97f4a7c15ULL * va->redraw);
 	est_init(&e, va->shift, rate);
 	while (v < visits) {
-		unsigned long start = v, end = v + est_window(&e);
+		unsigned long start = v, end = min(v + est_window(&e), visits);
 		unsigned int success = 0;
 
-		if (end > visits)
-			end = visits;
 		for (; *opps < end; opps++) {
 			gate_skip(&g, e.ratio, *opps - v, false);
 			v = *opps + 1;
@@ -78,7 +74,7 @@ static const struct variant lockon_variants[] = {
 	{ .design = DICE73, .shift = 0 },	/* ... against v7.3's */
 };
 
-#define NR_LV		ARRAY_LEN(lockon_variants)
+#define NR_LV		ARRAY_SIZE(lockon_variants)
 #define LV_AGAIN	1	/* .. LV_AGAIN + NR_AGAIN - 1 */
 #define NR_AGAIN	3
 #define LV_GATE		4
@@ -89,8 +85,8 @@ static const struct variant lockon_variants[] = {
 static const unsigned int lockon_rates[] = { 0, 8 };
 static const double lockon_jitters[] = { 0, 0.01 };
 
-#define NR_RATE		ARRAY_LEN(lockon_rates)
-#define NR_JIT		ARRAY_LEN(lockon_jitters)
+#define NR_RATE		ARRAY_SIZE(lockon_rates)
+#define NR_JIT		ARRAY_SIZE(lockon_jitters)
 #define NR_K		1023	/* k = 2 .. 1024 */
 
 struct lockon {
@@ -102,9 +98,7 @@ struct lockon {
 /* Visits for about @target pulls of the fixed dice, whose ratio settles near T + 1024 / k */
 static unsigned long lockon_visits(const struct lockon *l, unsigned int k, unsigned int rate)
 {
-	double v = (double)l->target * k * 1024 / (1 + rate + 1024.0 / k);
-
-	return v < l->cap ? (unsigned long)v : l->cap;
+	return min((unsigned long)((double)l->target * k * 1024 / (1 + rate + 1024.0 / k)), l->cap);
 }
 
 static unsigned long *lockon_cell(const struct lockon *l, unsigned int r, unsigned int j,

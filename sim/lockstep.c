@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "model.h"
-/* ------------------------------------------------------------------------
+/*
  * D. Lockstep: N CPUs of a domain that make the same visits at a common
  * ratio (the workers of one waker): do their states merge, and how many
  * of them attempt on one visit?
@@ -11,7 +11,7 @@ enum scen { CONSTANT, MOVING, DECAY, NR_SCEN };
 static const char *const scen_name[NR_SCEN] = { "constant", "moving", "decay" };
 static const unsigned int ls_cpus[] = { 224, 20 };
 
-#define NR_LN		ARRAY_LEN(ls_cpus)
+#define NR_LN		ARRAY_SIZE(ls_cpus)
 #define LS_MAX_CPUS	224
 #define LS_SEEDS	8
 #define NR_SLOT		(2 + LS_SEEDS)	/* the gate, restart, the dice's seeds */
@@ -75,9 +75,7 @@ static void lockstep_job(unsigned int j, void *arg)
 		ratio = scen_ratio(s, &rng, &e, v, ratio);
 		for (c = 0; c < n; c++)
 			a += gate_visit(&g[c], ratio);
-		a -= (n * (1 + ratio) + SCALE - 1) / SCALE;
-		if (a > most)
-			most = a;
+		most = max(most, a - (int)((n * (1 + ratio) + SCALE - 1) / SCALE));
 	}
 	/* once two share a state they share it for good: the end tells */
 	for (c = 0; c < n; c++)
@@ -104,8 +102,8 @@ static void dice_range(const struct lockstep *l, unsigned int s, unsigned int ni
 	unsigned int i;
 
 	for (*lo = 1000, *hi = -1000, i = SLOT_DICE; i < NR_SLOT; i++) {
-		*lo = l->r[s][ni][i].most < *lo ? l->r[s][ni][i].most : *lo;
-		*hi = l->r[s][ni][i].most > *hi ? l->r[s][ni][i].most : *hi;
+		*lo = min(*lo, l->r[s][ni][i].most);
+		*hi = max(*hi, l->r[s][ni][i].most);
 	}
 }
 

@@ -115,7 +115,7 @@ static int table(int argc, char **argv)
 	unsigned int i;
 	int a;
 
-	for (i = 0; i < ARRAY_LEN(print); i++) {
+	for (i = 0; i < ARRAY_SIZE(print); i++) {
 		bool wanted = argc == 0;
 
 		for (a = 0; a < argc; a++)

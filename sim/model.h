@@ -30,12 +30,12 @@
 #include <unistd.h>
 
 #include <linux/types.h>
+#include <linux/kernel.h>	/* min(), max(), ARRAY_SIZE() */
 #include <linux/math.h>	/* lab/host/include: with reciprocal_scale() */
 
 #include NEWIDLE_H	/* the tree's newidle.h, or $SIM_NEWIDLE_H (sim/run.sh) */
 #include GOLDEN_H	/* the gate with golden_gate_place(), from sim/run.sh */
 
-#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #define SCALE		NEWIDLE_SCALE
 #define SHIFT		NEWIDLE_SUCCESS_SHIFT
 
@@ -117,9 +117,7 @@ static inline void taus_seed(struct taus *t, u64 key)
 		taus_next(t);
 }
 
-/* ------------------------------------------------------------------------
- * The designs: which visits of a domain attempt
- */
+/* The designs: which visits of a domain attempt */
 
 enum design { DICE73, DICE, PLAIN, RESTART, GATE, NOOWED, GOLDEN, NR_DESIGNS };
 
@@ -136,13 +134,6 @@ struct gate {
 };
 
 #define AHEAD		NEWIDLE_GATE_AHEAD
-
-/* The threshold of @band as a position, where newidle_gate_place() puts it */
-static inline u32 gate_threshold(u32 band)
-{
-	band %= NEWIDLE_GATE_BANDS;
-	return band * NEWIDLE_SCALE + newidle_gate_place(band);
-}
 
 /* The state with its next threshold one band on (the one after is next) */
 static inline u32 gate_next(u32 gate)
@@ -229,7 +220,7 @@ static inline unsigned long newidle_quiet(u32 *gate, unsigned int ratio, unsigne
 
 	if (ahead < 0)
 		return 0;
-	quiet = (unsigned long)ahead / (1 + ratio) < n ? (unsigned long)ahead / (1 + ratio) : n;
+	quiet = min((unsigned long)ahead / (1 + ratio), n);
 	*gate -= quiet * (1 + ratio);
 	return quiet;
 }
@@ -267,9 +258,7 @@ static inline unsigned long gate_skip(struct gate *g, unsigned int ratio, unsign
 	}
 }
 
-/* ------------------------------------------------------------------------
- * The estimator: update_newidle_stats() and the weight of a success
- */
+/* The estimator: update_newidle_stats() and the weight of a success */
 
 struct est {
 	unsigned int call, success, ratio;
@@ -315,7 +304,7 @@ static inline void est_visits(struct est *e, unsigned int n, unsigned int succes
 	if (e->call < 1024)
 		return;
 	ratio = e->rate + (e->success >> e->shift);
-	e->ratio = ratio < SCALE ? ratio : SCALE;
+	e->ratio = min(ratio, SCALE);
 	e->call /= 2;
 	e->success /= 2;
 }
@@ -331,7 +320,7 @@ static inline const char *variant_name(const struct variant *v)
 {
 	static char buf[8][32];
 	static unsigned int n;
-	char *b = buf[n++ % ARRAY_LEN(buf)];
+	char *b = buf[n++ % ARRAY_SIZE(buf)];
 
 	snprintf(b, sizeof(buf[0]), "%s/%s%s", design_name[v->design], v->shift ? "64" : "int",
 		 v->redraw ? " again" : "");
@@ -340,9 +329,7 @@ static inline const char *variant_name(const struct variant *v)
 	return b;
 }
 
-/* ------------------------------------------------------------------------
- * One worker per CPU
- */
+/* One worker per CPU */
 
 /* Memory the workers write their results to and the parent reads */
 static inline void *shared(size_t size)
@@ -385,14 +372,8 @@ static inline void parallel(unsigned int jobs, void (*job)(unsigned int, void *)
 }
 
 /* The tables and their checks, a file each; the checks print TAP */
-void table_lockon(void);
-void table_estimator(void);
-void table_count(void);
-void table_lockstep(void);
-void check_lockon(void);
-void check_estimator(void);
-void check_count(void);
-void check_lockstep(void);
+void table_lockon(void), table_estimator(void), table_count(void), table_lockstep(void);
+void check_lockon(void), check_estimator(void), check_count(void), check_lockstep(void);
 
 void tap(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
