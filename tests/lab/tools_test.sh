@@ -277,11 +277,11 @@ t_check "make: bench and bench-kernels are the two modes of one runner" \
 	test "$(make -s -n bench bench-kernels | paste -sd' ')" = "bench/bench.sh features bench/bench.sh kernels"
 t_check "make: PRESET, not a setting, is refused, naming BENCH_PRESET" \
 	refuses_with "PRESET is not a setting: say BENCH_PRESET=ni20" make -s -n bench-kernels PRESET=ni20
-# --- shellcheck over every script of the project. SC2034 and SC2154 are off:
+# --- shellcheck over every script (*.sh, or a shell shebang). SC2034 and SC2154 are off:
 # the settings come from lab/settings through lab_settings, which shellcheck
 # cannot follow, so every setting would read as unassigned or unused.
 sc() { shellcheck -S warning -e SC2034,SC2154 "$@" >"$scratch/sc.out" 2>&1; }
-mapfile -t scripts < <(git ls-files '*.sh' .ci/run)
+mapfile -t scripts < <(git ls-files -z | xargs -0 awk 'FNR == 1 { if (FILENAME ~ /\.sh$/ || /^#!.*[\/ ](ba)?sh( |$)/) print FILENAME; nextfile }')
 t_check "shellcheck: the project's ${#scripts[@]} scripts have no warning" sc "${scripts[@]}"
 [ ! -s "$scratch/sc.out" ] || sed -n '1,40s/^/# /p' "$scratch/sc.out"
 printf '#!/bin/bash\nset -euo pipefail\nd=$1\nrm -rf $d/bin\n' >"$scratch/sc-bad.sh"
