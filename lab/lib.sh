@@ -36,10 +36,7 @@ die() { printf '[lab] error: %s\n' "$*" >&2; exit 1; }
 
 need() {
 	local t
-	for t in "$@"; do
-		command -v "$t" >/dev/null 2>&1 ||
-			die "'$t' is missing: run 'make deps' (or lab/steps/deps.sh) as root"
-	done
+	for t in "$@"; do command -v "$t" >/dev/null 2>&1 || die "'$t' is missing: run 'make deps' (or lab/steps/deps.sh) as root"; done
 }
 
 # have TOOL PACKAGE: when TOOL is missing, say so for the caller's SKIP.
@@ -53,8 +50,7 @@ lab_lock() {
 	exec 9>>"$lock"
 	if ! flock -n 9; then
 		holder=$(cat "$lock" 2>/dev/null || true)
-		[ "$LAB_LOCK_WAIT" = 0 ] &&
-			die "$OUT is in use by ${holder:-another run}; not waiting (LAB_LOCK_WAIT=0)"
+		[ "$LAB_LOCK_WAIT" = 0 ] && die "$OUT is in use by ${holder:-another run}; not waiting (LAB_LOCK_WAIT=0)"
 		say "waiting for $OUT: in use by ${holder:-another run}"
 		flock 9
 	fi
@@ -184,8 +180,7 @@ experiment_list() { series_of "$EXPERIMENT"; }
 experiment_hash() { hash_of "$EXPERIMENT"; }
 
 # git am records a committer: give one where the machine has none configured.
-git config user.email >/dev/null 2>&1 ||
-	export GIT_COMMITTER_NAME=lab GIT_COMMITTER_EMAIL=lab@localhost
+git config user.email >/dev/null 2>&1 || export GIT_COMMITTER_NAME=lab GIT_COMMITTER_EMAIL=lab@localhost
 
 # The placeholder author of patches/, "Name <addr>" (make outbox signs as the sender).
 project_identity() {
@@ -210,12 +205,8 @@ checkpatch_findings() {
 	while IFS= read -r msg; do
 		[ -n "$msg" ] || continue
 		if awk -F'\t' -v p="$name" -v m="$msg" '!/^#/ && index(p, $1) == 1 && $2 == m { f = 1 }
-			END { exit !f }' "$LAB_TOP/lab/data/checkpatch-exceptions.txt"; then
-			echo "$msg (listed exception)"
-		else
-			echo "$msg"
-			bad=1
-		fi
+			END { exit !f }' "$LAB_TOP/lab/data/checkpatch-exceptions.txt"; then echo "$msg (listed exception)"
+		else echo "$msg"; bad=1; fi
 	done < <(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' || true)
 	return $bad
 }
@@ -234,10 +225,8 @@ bench_machine() {
 		"$(nproc) CPUs; guest QEMU $accel$([ "$accel" = icount ] && echo " shift $LAB_ICOUNT_SHIFT")," \
 		"$LAB_CPUS vCPUs ($LAB_SOCKETS sockets, $LAB_THREADS thread(s) per core)"
 	case $accel in
-	icount)
-		echo "EMULATED (QEMU icount): not a performance claim"
-		echo "emulated (icount): same cost per instruction, no caches; compares scheduling decisions, not hardware speed"
-		;;
+	icount) printf '%s\n' "EMULATED (QEMU icount): not a performance claim" \
+		"emulated (icount): same cost per instruction, no caches; compares scheduling decisions, not hardware speed" ;;
 	kvm) ;;
 	*) echo "EMULATED (QEMU $accel): smoke test of the harness, not a performance claim" ;;
 	esac

@@ -7,8 +7,7 @@
 # "BM-END" for the host to make the report (bench/bare-metal.sh --report).
 set -eu
 rc=0
-RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 WORKLOADS=hackbench \
-	/lab/bin/bare-metal.sh --runs-only /tmp/bm || rc=$?
+RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 WORKLOADS=hackbench /lab/bin/bare-metal.sh --runs-only /tmp/bm || rc=$?
 for f in /tmp/bm/report.txt /tmp/bm/runs.txt /tmp/bm/programs.txt /tmp/bm/*.csv; do
 	[ -f "$f" ] || continue
 	echo "BM-FILE ${f##*/}"

@@ -67,9 +67,7 @@ if [ -r "$D/cpu0/domain0/newidle_call" ] && [ -w $SST ] && command -v futexbench
 	effect NO_NI_GATE
 	echo "  (NI_RATE lifts a rarely visited domain to ratio 1024, where every visit attempts"
 	echo "  and no gate or dice is asked; under emulation that is every domain)"
-	echo NI_RANDOM >$F
-	echo NI_GATE >$F
-	echo NI_RATE >$F
+	for s in NI_RANDOM NI_GATE NI_RATE; do echo $s >$F; done
 	echo "$sst" >$SST
 fi
 exec /lab/tests.sh

@@ -19,7 +19,6 @@ gate=1
 [ -e $D/domains/cpu0/domain0/newidle_ratio ] || gate=0
 skip() { t_skip "$*" "no newidle gate in this kernel"; }
 echo "# $ncpu CPUs; targets: $HOTPLUG hotplug cycles, $REBUILDS domain rebuilds, $TOGGLES toggles"
-feat_before="$(feat NI_RANDOM) $(feat NI_RATE)"
 
 # --- load until told to stop; a futexbench start that finds its CPU offline
 # is counted apart, not as a failure
@@ -118,16 +117,14 @@ fw=$((tg * nf * 2 / (nf * 2 + 2)))
 [ "$vc" = "$((tg - fw))" ] && [ "$vc" -gt 0 ] && t_ok "sched/verbose toggles: $vc of $((tg - fw)) writes read back" ||
 	t_notok "sched/verbose toggles: $vc of $((tg - fw)) writes read back"
 [ "$tg" -ge "$TOGGLES" ] && t_ok "toggles: $tg writes" || t_notok "toggles: $tg < $TOGGLES"
-[ "$rd" -gt 0 ] && t_ok "per-domain files read during the churn: $rd" ||
-	t_notok "no per-domain file was read"
+[ "$rd" -gt 0 ] && t_ok "per-domain files read during the churn: $rd" || t_notok "no per-domain file was read"
 if [ $gate = 0 ]; then skip "newidle files read during the churn"
 elif [ "$rn" -gt 0 ]; then t_ok "newidle files read during the churn: $rn"
 else t_notok "no newidle file was read"; fi
 if [ -s $T/load ]; then t_notok "workloads failed: $(sort $T/load | uniq -c | tr '\n' ' ')"
 elif [ "$(grep -c completions_per_s $T/futex.log)" = 0 ]; then t_notok "no futexbench run finished"
 else t_ok "workloads finished with results ($(grep -c completions_per_s $T/futex.log) futexbench runs; $(grep -c . $T/unbound) started as a CPU they bind to was offline)"; fi
-grep -q 'completions_per_s=0\.0 ' $T/futex.log && t_notok "a futexbench run completed nothing" ||
-	t_ok "every futexbench run completed work"
+grep -q 'completions_per_s=0\.0 ' $T/futex.log && t_notok "a futexbench run completed nothing" || t_ok "every futexbench run completed work"
 
 # --- bad input: each write fails and changes nothing
 echo Y >$D/verbose
@@ -150,8 +147,7 @@ else t_notok "$bad writes to read-only newidle files took effect"; fi
 
 # --- end state
 off=$(grep -L 1 /sys/devices/system/cpu/cpu*/online 2>/dev/null | wc -l)
-[ "$off" = 0 ] && [ "$(grep -c ^processor /proc/cpuinfo)" = "$ncpu" ] && t_ok "all $ncpu CPUs online at the end" ||
-	t_notok "$off CPUs offline at the end"
+[ "$off" = 0 ] && [ "$(grep -c ^processor /proc/cpuinfo)" = "$ncpu" ] && t_ok "all $ncpu CPUs online at the end" || t_notok "$off CPUs offline at the end"
 out=0
 [ $gate = 1 ] && for f in $D/domains/cpu*/domain*/newidle_ratio; do
 	[ "$(cat "$f")" -le 1024 ] || { out=$((out + 1)); echo "# out of range: $f = $(cat "$f")"; }
@@ -159,7 +155,6 @@ done
 if [ $gate = 0 ]; then skip "every ratio in range"
 elif [ $out = 0 ]; then t_ok "every ratio in range"
 else t_notok "$out values out of range"; fi
-echo "$feat_before" | tr ' ' '\n' >$T/want
 echo NI_RANDOM >$F; echo NI_RATE >$F
 
 # --- splats (STRESS_INJECT=1 plants one first: the negative control)

@@ -5,14 +5,9 @@
 F=/sys/kernel/debug/sched/features
 mode=${1:-}
 . /lab/tap.sh
-
 . /lab/sched.sh
 # a negative control's leftovers must not pollute the next
-kill_all() {
-	for pid in $(ps -o pid,comm | awk -v c="$1" '$2 == c { print $1 }'); do
-		kill -9 "$pid" 2>/dev/null || true
-	done
-}
+kill_all() { ps -o pid,comm | awk -v c="$1" '$2 == c { print $1 }' | xargs -r kill -9 2>/dev/null || true; }
 
 echo "TAP version 13"
 for f in NI_RANDOM NI_GATE NI_RATE; do
@@ -25,11 +20,7 @@ for f in NI_RANDOM NI_GATE NI_RATE; do
 		[ "$got" = "$want" ] || break
 	done
 	echo "# $f toggle: $before ->$steps"
-	if [ "$before" = $f ] && [ "$steps" = " NO_$f $f" ]; then
-		t_ok "$f -> NO_$f -> $f takes effect"
-	else
-		t_notok "$f toggle did not take effect"
-	fi
+	t_check "$f -> NO_$f -> $f takes effect" test "$before$steps" = "$f NO_$f $f"
 done
 
 K=/sys/kernel/debug/kunit
@@ -38,11 +29,7 @@ if [ -d $K ]; then
 		s=$(basename "$s")
 		res=$K/$s/results
 		sed 's/^/# /' "$res"
-		if grep -q "^not ok [0-9]* $s\$" "$res" || ! grep -q "^ok [0-9]* $s" "$res"; then
-			t_notok "kunit $s"
-		else
-			t_ok "kunit $s"
-		fi
+		if grep -q "^not ok [0-9]* $s\$" "$res" || ! grep -q "^ok [0-9]* $s" "$res"; then t_notok "kunit $s"; else t_ok "kunit $s"; fi
 	done
 else
 	t_skip kunit "no KUnit in this kernel"
@@ -63,15 +50,12 @@ done </tmp/verbose.res
 # The kselftest runs from two settings of the knobs it changes: each run must
 # leave them and no process; a planted leak shows the checks catch both.
 knobs() {
-	echo "verbose=$(cat /sys/kernel/debug/sched/verbose)" \
-		"$(feats)" \
+	echo "verbose=$(cat /sys/kernel/debug/sched/verbose)" "$(feats)" \
 		"schedstats=$(cat /proc/sys/kernel/sched_schedstats)"
 }
 set_knobs() {
 	echo "$1" >/sys/kernel/debug/sched/verbose
-	echo "$2" >$F
-	echo "$3" >$F
-	echo "$4" >$F
+	for f in "$2" "$3" "$4"; do echo "$f" >$F; done
 	echo "$5" >/proc/sys/kernel/sched_schedstats
 }
 # clean_after NAME COMM CMD...: fails when CMD changed the knobs or left a COMM
@@ -110,23 +94,13 @@ if [ -x /lab/kselftest/run_kselftest.sh ]; then
 		# shellcheck disable=SC2086
 		set_knobs $setting
 		from=$(knobs)
-		if clean_after kselftest newidle_gate_te kselftest; then
-			t_ok "kselftest sched leaves the knobs and no process (from $from)"
-		else
-			t_notok "kselftest sched is not clean (from $from)"
-		fi
-		if [ $krc = 0 ] && ! grep -q '^not ok' /tmp/kselftest.log; then
-			t_ok "kselftest sched (from $from)"
-		else
-			t_notok "kselftest sched (exit $krc, from $from)"
-		fi
+		t_check "kselftest sched leaves the knobs and no process (from $from)" clean_after kselftest newidle_gate_te kselftest
+		if [ $krc = 0 ] && ! grep -q '^not ok' /tmp/kselftest.log; then t_ok "kselftest sched (from $from)"
+		else t_notok "kselftest sched (exit $krc, from $from)"; fi
 	done
 	set_knobs N NI_RANDOM NI_RATE NI_GATE 0
-	if clean_after "planted leak" leaky_planted leaky; then
-		t_notok "negative control: a planted leak went unnoticed"
-	else
-		t_ok "negative control: a planted leak is caught"
-	fi
+	if clean_after "planted leak" leaky_planted leaky; then t_notok "negative control: a planted leak went unnoticed"
+	else t_ok "negative control: a planted leak is caught"; fi
 	kill_all leaky_planted
 	# shellcheck disable=SC2046
 	set_knobs $(echo "$orig" | sed 's/verbose=//; s/schedstats=//')
@@ -146,8 +120,7 @@ for bin in /lab/bin/newidle_gate_test.*; do
 			t_notok "negative control: the changes $name leaves went unseen"
 		set_knobs N NI_RANDOM NI_RATE NI_GATE 0
 	else
-		[ $clean = yes ] && t_ok "$name leaves the knobs and no process" ||
-			t_notok "$name is not clean"
+		[ $clean = yes ] && t_ok "$name leaves the knobs and no process" || t_notok "$name is not clean"
 	fi
 	if [ "$mode" = check ]; then
 		sed "s/^/# $name: /" /tmp/neg.log | grep -E ': (not )?ok|Expected|windows and|timeout'
@@ -156,11 +129,7 @@ for bin in /lab/bin/newidle_gate_test.*; do
 	fi
 	kill_all newidle_gate_te
 	for t in $(cat "$bin.fails"); do
-		if grep -q "^not ok [0-9]* $t\$" /tmp/neg.log; then
-			t_ok "negative control: $t fails with $name"
-		else
-			t_notok "negative control: $t did not fail with $name"
-		fi
+		t_check "negative control: $t fails with $name" grep -q "^not ok [0-9]* $t\$" /tmp/neg.log
 	done
 done
 

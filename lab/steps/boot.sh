@@ -26,10 +26,8 @@ cores=$((cpus / sockets / threads))
 	die "LAB_CPUS=$cpus is not LAB_SOCKETS=$sockets x cores x LAB_THREADS=$threads"
 case $accel in
 tcg) accel_opt="-accel tcg,thread=multi" ;;
-icount)
-	accel_opt="-accel tcg,thread=single -icount shift=$LAB_ICOUNT_SHIFT,sleep=off -rtc clock=vm" ;;
-kvm)
-	[ -w /dev/kvm ] || die "LAB_ACCEL=kvm but /dev/kvm is not usable here; use LAB_ACCEL=tcg"
+icount) accel_opt="-accel tcg,thread=single -icount shift=$LAB_ICOUNT_SHIFT,sleep=off -rtc clock=vm" ;;
+kvm) [ -w /dev/kvm ] || die "LAB_ACCEL=kvm but /dev/kvm is not usable here; use LAB_ACCEL=tcg"
 	accel_opt="-accel kvm -cpu host" ;;
 *) die "LAB_ACCEL must be tcg, icount or kvm, not '$accel'" ;;
 esac
@@ -89,11 +87,10 @@ if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	printf '%s\n' "$verdict" >&2
 	die "$name: the guest did not finish within ${limit}s"
 fi
+[ "$jrc" -le 1 ] || tail50
+printf '%s\n' "$verdict" | sed 's/^/[lab] /' >&2
 case $jrc in
-0) printf '%s\n' "$verdict" | sed 's/^/[lab] /' >&2; exit 0 ;;
-1) printf '%s\n' "$verdict" | sed 's/^/[lab] /' >&2
-   exit "$(sed -n 's/^LAB-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -1)" ;;
-*) tail50
-   printf '%s\n' "$verdict" | sed 's/^/[lab] /' >&2
-   die "$name: failed (lab/steps/judge.sh $log${LAB_EXPECT:+ --expect '$LAB_EXPECT'}; qemu exit $qrc)" ;;
+0) exit 0 ;;
+1) exit "$(sed -n 's/^LAB-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -1)" ;;
 esac
+die "$name: failed (lab/steps/judge.sh $log${LAB_EXPECT:+ --expect '$LAB_EXPECT'}; qemu exit $qrc)"

@@ -45,8 +45,7 @@ if ! apt update; then
 	exit 0
 fi
 # shellcheck disable=SC2086
-[ -z "$req" ] || apt install -y --no-install-recommends $req ||
-	die "apt-get install$req failed (apt's error above)"
+[ -z "$req" ] || apt install -y --no-install-recommends $req || die "apt-get install$req failed (apt's error above)"
 # one optional package missing from the mirror fails the batch: then one by one
 # shellcheck disable=SC2086
 if [ -n "$opt" ] && ! apt install -y --no-install-recommends $opt; then

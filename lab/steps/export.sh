@@ -38,14 +38,8 @@ export_range() {
 	mkdir -p "$w"
 	git -C "$LINUX" format-patch -q --no-signature --zero-commit -o "$w" "$range"
 	(cd "$w" && { ls -1 ./*.patch 2>/dev/null || true; } | sed 's|^\./||') >"$w/series"
-	for f in "$dir"/*.patch; do
-		[ -e "$f" ] || continue
-		[ -e "$w/$(basename "$f")" ] || del+=("$f")
-	done
-	for f in "$w"/*.patch "$w/series"; do
-		[ -e "$f" ] || continue
-		cmp -s "$f" "$dir/$(basename "$f")" || put+=("$f")
-	done
+	for f in "$dir"/*.patch; do [ ! -e "$f" ] || [ -e "$w/$(basename "$f")" ] || del+=("$f"); done
+	for f in "$w"/*.patch "$w/series"; do [ ! -e "$f" ] || cmp -s "$f" "$dir/$(basename "$f")" || put+=("$f"); done
 	for f in ${del[@]+"${del[@]}"} ${put[@]+"${put[@]}"}; do
 		f=$dir/$(basename "$f")
 		git_has "$f" || ours "$f" "$state" || unsafe="$unsafe $(basename "$f")"

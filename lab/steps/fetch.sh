@@ -48,8 +48,7 @@ if [ ! -f "$deb" ]; then
 	      -o APT::Sandbox::User=root"
 	say "reading the $DEB_SUITE package list (private apt configuration in $APT)"
 	# shellcheck disable=SC2086
-	apt-get -q $opts update >"$APT/update.log" 2>&1 ||
-		die "apt-get update failed, see $APT/update.log"
+	apt-get -q $opts update >"$APT/update.log" 2>&1 || die "apt-get update failed, see $APT/update.log"
 	# shellcheck disable=SC2086
 	avail=$(apt-cache $opts policy "$DEB_PKG" | sed -n 's/^ *Candidate: //p')
 	[ -n "$avail" ] && [ "$avail" != "(none)" ] || die "$DEB_PKG is not on $DEB_MIRROR $DEB_SUITE"

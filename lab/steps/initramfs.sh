@@ -10,8 +10,7 @@ g=$(variant_guest "$variant")
 need cpio cc
 lab_lock
 bb=/bin/busybox
-{ [ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1; } ||
-	die "$bb is not a static busybox: install busybox-static (make deps)"
+{ [ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1; } || die "$bb is not a static busybox: install busybox-static (make deps)"
 
 for prog in futexbench msgbench; do
 	if [ ! -x "$OUT/guest/bin/$prog" ] || [ "$LAB_TOP/bench/$prog.c" -nt "$OUT/guest/bin/$prog" ]; then
@@ -42,10 +41,8 @@ for prog in $LAB_HOST_PROGS; do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
-	if [ "$prog" = tbench ] && [ -f /usr/share/dbench/client.txt ]; then
-		mkdir -p "$root/usr/share/dbench"
-		cp /usr/share/dbench/client.txt "$root/usr/share/dbench/"
-	fi
+	[ "$prog" != tbench ] || [ ! -f /usr/share/dbench/client.txt ] ||
+		{ mkdir -p "$root/usr/share/dbench"; cp /usr/share/dbench/client.txt "$root/usr/share/dbench/"; }
 done
 write_to "$g/base.cpio" cpio_pack "$root"
 say "initramfs of $variant: $g/base.cpio ($(du -k "$g/base.cpio" | cut -f1) KiB, $(find "$root/lab/bin" -type f | wc -l) lab programs)"

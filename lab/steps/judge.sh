@@ -51,14 +51,9 @@ nexp=$(count expected)
 rc=$(sed -n 's/^LAB-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -1)
 
 verdict=0
-if [ "$nexp" -gt 0 ]; then
-	echo "judge: $nexp expected splat(s) (matching /$expect/):"
-	list expected
-fi
+[ "$nexp" = 0 ] || { echo "judge: $nexp expected splat(s) (matching /$expect/):"; list expected; }
 if [ "$nsplat" -gt 0 ]; then
-	if grep -q '^splat	.*	.*Kernel panic' <<<"$found"; then
-		echo "judge: the guest kernel panicked"
-	fi
+	! grep -q '^splat	.*	.*Kernel panic' <<<"$found" || echo "judge: the guest kernel panicked"
 	echo "judge: $nsplat kernel splat(s) in $log:"
 	list splat
 	verdict=3

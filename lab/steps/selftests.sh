@@ -43,9 +43,7 @@ if [ -f "$t" ]; then
 		gcc -O2 -static -I"$src/tools/testing/selftests/sched" -isystem "$src/usr/include" \
 			-o "$g/bin.new/newidle_gate_test.$name" "$tmp/a/newidle_gate_test.c" ||
 			die "the $name build of newidle_gate_test failed"
-		for key in fails run leaves; do
-			sed -n "/^\$/q; s/^$key: //p" "$neg" >"$g/bin.new/newidle_gate_test.$name.$key"
-		done
+		for key in fails run leaves; do sed -n "/^\$/q; s/^$key: //p" "$neg" >"$g/bin.new/newidle_gate_test.$name.$key"; done
 	done
 	rm -rf "$tmp"
 fi

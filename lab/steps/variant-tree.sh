@@ -18,8 +18,7 @@ patched) ref=patched ;;
 experiment) ref=experiment ;;
 *) die "no bench kernel $variant with a known TREE in lab/data/bench-kernels (base, base+N, patched, experiment)" ;;
 esac
-git -C "$LINUX" rev-parse -q --verify "$ref^{commit}" >/dev/null ||
-	die "no $ref in $LINUX: run lab/prepare.sh apply first"
+git -C "$LINUX" rev-parse -q --verify "$ref^{commit}" >/dev/null || die "no $ref in $LINUX: run lab/prepare.sh apply first"
 want="$(git -C "$LINUX" rev-parse "$ref^{commit}") $(cat "${series[@]}" "$tel" | sha256sum | cut -c1-16)"
 state=$OUT/src/$variant.lab-state
 t=$OUT/src/$variant

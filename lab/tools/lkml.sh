@@ -63,8 +63,7 @@ sphinx_warnings() {
 	local src=$1 b=$2
 	rm -rf "$b"	# Sphinx only warns about what it reads again: build from scratch
 	mkdir -p "$b"
-	make -s -C "$src" O="$b" SPHINXDIRS=scheduler htmldocs >"$b/docs.log" 2>&1 ||
-		{ tail -5 "$b/docs.log" >&2; return 1; }
+	make -s -C "$src" O="$b" SPHINXDIRS=scheduler htmldocs >"$b/docs.log" 2>&1 || { tail -5 "$b/docs.log" >&2; return 1; }
 	{ grep -E 'WARNING|ERROR' "$b/docs.log" || true; } | sed -E "s|$src/||g; s|:[0-9]+: |: |" | sort -u
 }
 
@@ -90,12 +89,8 @@ check_docs() {
 		skip "neither sphinx-build nor docutils is here (Debian packages python3-sphinx, python3-docutils)"
 	for f in $files; do
 		# no Sphinx here: plain docutils, report level warning
-		if python3 - "$LINUX/$f" >"$L/docs.log" 2>&1 <<'PY'
-import sys, docutils.core
-src = open(sys.argv[1]).read()
-docutils.core.publish_doctree(src, settings_overrides={"report_level": 2, "halt_level": 2})
-PY
-		then
+		if python3 -c 'import sys, docutils.core; docutils.core.publish_doctree(open(sys.argv[1]).read(),
+			settings_overrides={"report_level": 2, "halt_level": 2})' "$LINUX/$f" >"$L/docs.log" 2>&1; then
 			echo "  $f: parses without warnings (docutils $(python3 -c 'import docutils; print(docutils.__version__)'); Sphinx not installed)"
 		else
 			echo "  $f:"; sed 's/^/    /' "$L/docs.log" | tail -5
@@ -190,7 +185,6 @@ check_kunit() {
 	grep -E 'Testing complete' "$L/kunit.log" | sed 's/^/  /'
 }
 
-# one check, in this process of its own: 'set -e' holds in the check
 if [ "${1:-}" = --one ]; then
 	one=${2:?usage: lab/tools/lkml.sh --one CHECK}
 	mkdir -p "$L"
@@ -214,14 +208,9 @@ for c in $checks; do
 	"$0" --one "$c" || rc=$?
 	# a skip is status 4 with skip()'s reason written: a command of the check
 	# that happens to exit 4 stays a failure
-	if [ "$rc" = 0 ]; then
-		result[$c]=pass
-	elif [ "$rc" = 4 ] && [ -f "$L/skip-$c" ]; then
-		result[$c]=skip
-	else
-		result[$c]=FAIL
-		fail=1
-	fi
+	if [ "$rc" = 0 ]; then result[$c]=pass
+	elif [ "$rc" = 4 ] && [ -f "$L/skip-$c" ]; then result[$c]=skip
+	else result[$c]=FAIL; fail=1; fi
 done
 echo
 echo "# lkml summary ($(echo "$list" | grep -c .) patches on $BASE_TAG):"

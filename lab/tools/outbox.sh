@@ -88,8 +88,7 @@ fi
 
 say "the series as the sender's commits (git commit --reset-author, git interpret-trailers)"
 # shellcheck disable=SC2046
-w=$(am_series outbox "$tmp/am.log" $(all_patches)) ||
-	{ cat "$tmp/am.log" >&2; die "the series does not apply (above)"; }
+w=$(am_series outbox "$tmp/am.log" $(all_patches)) || { cat "$tmp/am.log" >&2; die "the series does not apply (above)"; }
 cat >"$tmp/sign.sh" <<'SH'
 #!/bin/bash
 set -euo pipefail
@@ -169,18 +168,15 @@ say "checks on the mails"
 fail=0
 for p in "$new"/*/*.patch; do
 	case $p in *0000-cover-letter.patch) continue ;; esac
+	m="  checkpatch $(basename "$(dirname "$p")")/$(basename "$p")"
 	if checkpatch_findings "$p" >"$tmp/cp.txt"; then
-		echo "  checkpatch $(basename "$(dirname "$p")")/$(basename "$p"): clean$(grep -q . "$tmp/cp.txt" && echo " but for $(grep -c . "$tmp/cp.txt") listed exception(s)")"
-	else
-		echo "  checkpatch $(basename "$(dirname "$p")")/$(basename "$p"): FAILS"; sed 's/^/    /' "$tmp/cp.txt"; fail=1
-	fi
+		echo "$m: clean$(grep -q . "$tmp/cp.txt" && echo " but for $(grep -c . "$tmp/cp.txt") listed exception(s)")"
+	else echo "$m: FAILS"; sed 's/^/    /' "$tmp/cp.txt"; fail=1; fi
 done
 for d in "$new"/*/; do
 	if "$LAB_TOP/lab/tools/outbox-lint.sh" "$d" "$sender" "$v" >"$tmp/lint.txt"; then
 		echo "  lint $(basename "$d"): no placeholder, no lab path, emulated figures labelled, the model labelled, only the sender's tags"
-	else
-		cat "$tmp/lint.txt"; fail=1
-	fi
+	else cat "$tmp/lint.txt"; fail=1; fi
 done
 mails() {
 	local s f
@@ -191,11 +187,8 @@ mails() {
 	done <<<"$sets"
 }
 # shellcheck disable=SC2046
-if am_series am "$tmp/am.log" $(mails "$new") >/dev/null; then
-	echo "  git am of every set in order onto $BASE_TAG: applies"
-else
-	echo "  git am of every set in order onto $BASE_TAG: FAILS"; sed 's/^/    /' "$tmp/am.log"; fail=1
-fi
+if am_series am "$tmp/am.log" $(mails "$new") >/dev/null; then echo "  git am of every set in order onto $BASE_TAG: applies"
+else echo "  git am of every set in order onto $BASE_TAG: FAILS"; sed 's/^/    /' "$tmp/am.log"; fail=1; fi
 # shellcheck disable=SC2046
 if [ -d "$prev" ] && mails "$prev" >/dev/null 2>&1 && w2=$(am_series am "$tmp/am.log" $(mails "$prev")); then
 	echo "  range-diff against the previous outbox:"
@@ -223,14 +216,9 @@ fi
 mv "$new"/* "$dir/"
 rmdir "$new"
 echo
-echo "Outbox $dir:"
+echo "Outbox $dir; to send it (not run here), each set its own thread, in this order:"
 while read -r s _; do
 	m=("$dir/$s${v:+-v$v}"/*.patch)
-	echo "  $s${v:+-v$v}/: ${#m[@]} mails"
-done <<<"$sets"
-echo
-echo "To send them (not run here), each set its own thread, in this order:"
-while read -r s _; do
-	echo "  git send-email --annotate $dir/$s${v:+-v$v}/*.patch"
+	echo "  ${#m[@]} mails: git send-email --annotate $dir/$s${v:+-v$v}/*.patch"
 done <<<"$sets"
 exit 0

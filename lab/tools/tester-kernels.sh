@@ -1,20 +1,11 @@
 #!/bin/bash
 # Kernels for a tester: v7.3 (baseline), v7.3 + the series (patched) and the
-# series + the experimental set (experiment: candidate throttles, for testing
-# only), built from one config as Debian packages that cannot be mistaken for
-# each other.
-# Usage: lab/tools/tester-kernels.sh [CONFIG]     (or CONFIG=... in the environment)
-#   CONFIG: a kernel .config (.gz too); 'guest' for the lab's guest config;
-#   'min' for a small one (make check's: tinyconfig + lab/data/config/
-#   tester-min.config); default: the running kernel's (/proc/config.gz,
-#   /boot/config-*).
-# Output: TESTER_OUT (default out/tester-kernels): the linux-image packages,
-# CHECKLIST.txt; per kernel base/, gate/ and exp/ with its logs. Each kernel is
-# built inside its tree (TREE/.build-tester/base, gate or exp), where the
-# compiler cache serves a clone as it serves the lab's own builds.
-# TESTER_SPACE_MB overrides the estimate of the disk space the builds need;
-# TESTER_KERNELS builds fewer (make check: gate; the others' configs are
-# still made and compared, the packages checked only when all three are).
+# series + the experimental set (experiment: for testing only), from one
+# config as Debian packages that cannot be mistaken for each other.
+# Usage: lab/tools/tester-kernels.sh [CONFIG]  (or CONFIG=...): a .config (.gz
+# too), 'guest' (the lab's), 'min' (make check's: tinyconfig + tester-min);
+# default: the running kernel's. Output in TESTER_OUT: the packages,
+# CHECKLIST.txt, and base/, gate/ and exp/ with each kernel's logs.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
