@@ -9,8 +9,7 @@ lab_settings() {
 	local line name value
 	while IFS= read -r line; do
 		case $line in [A-Z]*=*) ;; *) continue ;; esac
-		name=${line%%=*}
-		value=${line#*=}
+		name=${line%%=*} value=${line#*=}
 		value=${value%%  #*}
 		value=${value%"${value##*[![:space:]]}"}
 		if [ -z "${!name:-}" ] && [ -n "$value" ]; then eval "$name=\"$value\""; fi

@@ -98,9 +98,7 @@ echo "# $ncpu CPUs; targets: $HOTPLUG hotplug cycles, $REBUILDS domain rebuilds,
 ) &
 
 # wait for the bounded loops, then stop the open-ended ones
-while [ ! -e $T/hotplug.count ] || [ ! -e $T/rebuild.count ] || [ ! -e $T/toggle.count ]; do
-	sleep 1
-done
+while [ ! -e $T/hotplug.count ] || [ ! -e $T/rebuild.count ] || [ ! -e $T/toggle.count ]; do sleep 1; done
 touch $T/stop
 wait
 

@@ -69,8 +69,7 @@ for p in $list; do
 		echo "--- git am said:" >&2
 		awk '!/^hint:/ && n++ < 20' "$OUT/am.log" >&2
 		if [ -n "$where" ]; then
-			file=${where%:*}
-			line=${where##*:}
+			file=${where%:*} line=${where##*:}
 			echo "--- failing hunk of $p ($file, near line $line):" >&2
 			awk -v f="$file" -v l="$line" '
 				/^diff --git / { infile = (index($0, " b/" f) > 0); next }

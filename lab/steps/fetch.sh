@@ -90,8 +90,7 @@ if [ "$(tail -n 2 "$gi" 2>/dev/null | tr '\n' ' ')" = "/* !/debian/ " ] &&
 	mv "$gi.new" "$gi"
 fi
 git -C "$tmp" init -q -b base
-git -C "$tmp" config core.autocrlf false
-git -C "$tmp" config gc.auto 0
+git -C "$tmp" config core.autocrlf false; git -C "$tmp" config gc.auto 0
 git -C "$tmp" add -A -f
 # Fixed identity and dates: every machine gets the same base commit id.
 GIT_AUTHOR_NAME=lab GIT_AUTHOR_EMAIL=lab@localhost GIT_COMMITTER_NAME=lab \

@@ -3,14 +3,10 @@
 # download; 'make distclean' (all): all of OUT. Usage: lab/tools/clean.sh [all]
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
-case ${1:-} in
-'') what=builds ;;
-all) what=all ;;
-*) die "usage: lab/tools/clean.sh [all]" ;;
-esac
+case ${1:-} in ''|all) ;; *) die "usage: lab/tools/clean.sh [all]" ;; esac
 [ -d "$OUT" ] || { say "nothing to clean: no $OUT"; exit 0; }
 lab_lock
-if [ "$what" = all ]; then
+if [ "${1:-}" = all ]; then
 	say "removing $OUT"
 	find "$OUT" -mindepth 1 -maxdepth 1 ! -name .lock -exec rm -rf {} +
 	exit 0

@@ -67,23 +67,27 @@ sphinx_warnings() {
 	{ grep -E 'WARNING|ERROR' "$b/docs.log" || true; } | sed -E "s|$src/||g; s|:[0-9]+: |: |" | sort -u
 }
 
+# new_in BASE PATCHED: the warnings of PATCHED that BASE has not; fails on one
+new_in() {
+	local new
+	new=$(comm -13 "$1" "$2")
+	[ -n "$new" ] || { echo "  no new warnings"; return 0; }
+	echo "  new in the series:"; echo "$new" | sed 's/^/    /'
+	return 1
+}
+
 check_docs() {
-	local f bad=0 files new
+	local f bad=0 files
 	files=$(git -C "$LINUX" diff --name-only "$BASE_TAG" patched -- '*.rst')
 	[ -n "$files" ] || { echo "  no .rst file changed"; return 0; }
 	if command -v sphinx-build >/dev/null 2>&1; then
 		# the kernel's own docs build of Documentation/scheduler, base vs patched
 		sphinx_warnings "$OUT/src/baseline" "$L/docs-base" >"$L/docs-base.txt" || return 1
 		sphinx_warnings "$LINUX" "$L/docs-patched" >"$L/docs-patched.txt" || return 1
-		new=$(comm -13 "$L/docs-base.txt" "$L/docs-patched.txt")
 		echo "  make SPHINXDIRS=scheduler htmldocs (Sphinx $(sphinx-build --version | awk '{print $2}')):" \
 			"$(wc -l <"$L/docs-base.txt") warnings on the base, $(wc -l <"$L/docs-patched.txt") with the series"
-		if [ -n "$new" ]; then
-			echo "  new:"; echo "$new" | sed 's/^/    /'
-			return 1
-		fi
-		echo "  no new warnings"
-		return 0
+		new_in "$L/docs-base.txt" "$L/docs-patched.txt"
+		return
 	fi
 	python3 -c 'import docutils' 2>/dev/null ||
 		skip "neither sphinx-build nor docutils is here (Debian packages python3-sphinx, python3-docutils)"
@@ -158,15 +162,9 @@ check_warnings() {
 	fi
 	sched_warnings baseline >"$L/warnings-base.txt"
 	sched_warnings patched >"$L/warnings-patched.txt"
-	local new
-	new=$(comm -13 "$L/warnings-base.txt" "$L/warnings-patched.txt")
 	echo "  base: $(wc -l <"$L/warnings-base.txt") warnings, patched: $(wc -l <"$L/warnings-patched.txt")" \
 		"(W=1$([ $sparse = yes ] && echo ' + sparse'), kernel/sched/)"
-	if [ -n "$new" ]; then
-		echo "  new in the series:"; echo "$new" | sed 's/^/    /'
-		return 1
-	fi
-	echo "  no new warnings"
+	new_in "$L/warnings-base.txt" "$L/warnings-patched.txt"
 }
 
 # The KUnit suite as bots run it: kunit.py (UML), its parser's result per case.
