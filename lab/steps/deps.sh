@@ -7,9 +7,7 @@ set -euo pipefail
 list=$LAB_PACKAGES
 [ -f "$list" ] || die "no package list $list"
 
-installed() {
-	if [ "$2" != - ]; then [ -e "$2" ]; else [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; fi
-}
+installed() { if [ "$2" != - ]; then [ -e "$2" ]; else [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; fi; }
 req="" opt="" optwhat=""
 while read -r pkg file tier what; do
 	case $pkg in ''|'#'*) continue ;; esac

@@ -11,9 +11,7 @@ osr=${2:-$LAB_OS_RELEASE}
 codename=$({ sed -n 's/^VERSION_CODENAME=//p' "$osr" 2>/dev/null || true; } | tr -d '"' | sed -n 1p)
 
 files=()
-for f in "$etc/sources.list" "$etc"/sources.list.d/*.list "$etc"/sources.list.d/*.sources; do
-	[ -f "$f" ] && files+=("$f")
-done
+for f in "$etc/sources.list" "$etc"/sources.list.d/*.list "$etc"/sources.list.d/*.sources; do [ ! -f "$f" ] || files+=("$f"); done
 [ ${#files[@]} -gt 0 ] || { echo "mirror: no apt sources in $etc" >&2; exit 1; }
 
 # Every source as one line: URI <tab> suites <tab> components (deb only).

@@ -31,11 +31,8 @@ SH
 	if LAB_TIMEOUT=$STRESS_TIMEOUT LAB_START_TIMEOUT=$start LAB_EXPECT=$expect \
 		"$LAB_TOP/lab/steps/boot.sh" "$v" "$run" "stress-$v"; then
 		say "stress on $v: passed in $(( $(date +%s) - t0 ))s"
-	else
-		case $v in
-		baseline*) say "stress on $v: FAILED after $(( $(date +%s) - t0 ))s, on v7.3: a splat here is v7.3's (console: $OUT/logs/stress-$v.console)" ;;
-		*) say "stress on $v: FAILED after $(( $(date +%s) - t0 ))s (console: $OUT/logs/stress-$v.console)"; rc=1 ;;
-		esac
-	fi
+	elif [[ $v == baseline* ]]; then
+		say "stress on $v: FAILED after $(( $(date +%s) - t0 ))s, on v7.3: a splat here is v7.3's (console: $OUT/logs/stress-$v.console)"
+	else say "stress on $v: FAILED after $(( $(date +%s) - t0 ))s (console: $OUT/logs/stress-$v.console)"; rc=1; fi
 done
 exit $rc
