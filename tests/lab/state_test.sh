@@ -5,25 +5,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$top"
-export OUT=$scratch/out PATCHES=$scratch/patches BASE_TAG=base-test
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+throwaway_series b=1 d=1 f=1 +new.c
 realgit=$(command -v git)
-
-# A tiny upstream and a series of three patches, kept in git.
-g() { git -C "$scratch/up" "$@"; }
-mkdir -p "$scratch/up/kernel/sched" "$PATCHES"
-printf 'int a;\nint b;\nint c;\nint d;\nint e;\nint f;\nint g;\n' >"$scratch/up/kernel/sched/fair.c"
-g init -q -b main && g add -A && g commit -q -m base
-g checkout -q -b topic
-for v in b d f; do
-	sed -i "s/int $v;/int $v = 1;/" "$scratch/up/kernel/sched/fair.c"
-	g commit -q -am "sched/fair: Initialise $v" -m "Throwaway change."
-done
-echo "int h;" >"$scratch/up/kernel/sched/new.c"
-g add -A && g commit -q -m "sched: Add new.c" -m "A new file."
-g format-patch -q --zero-commit --no-signature -o "$PATCHES" main..topic
-(cd "$PATCHES" && ls -1 ./*.patch | sed 's|^\./||') >"$PATCHES/series"
-git -C "$PATCHES" init -q && git -C "$PATCHES" add -A && git -C "$PATCHES" commit -q -m series
 
 # A git that kills its caller's process group before or after its Nth call
 # (the script under test runs in a group of its own, setsid).
