@@ -1,21 +1,13 @@
 #!/bin/bash
-# The benchmark harness. tests/bench_test.sh [host|guest] runs one half (both without an argument):
-#   host  (make check's bench-host part, no kernel): the statistics on fixed data (Welch's test
-#         and the intervals over boots, computed apart), the CV limit, the positive control and
-#         the regime's flag, each with its negative control; bench/aba.sh -S and bench/counters.py
-#         on fixtures; the plans of bench and bench-kernels and the refusal of a kernel that does
-#         other work around its runs; make compare; bench/msgbench.c, and bench/bare-metal.sh's
-#         whole matrix on stand-ins (a comparison skipped, the features put back after a failure
-#         and a TERM, --quick's time);
-#   guest (the bench part, the patched kernel): a short smoke of each preset in the guest, in a
-#         scratch place (only that every condition was measured in every boot, not the figures).
-# bench/aba.sh's own checks on the host are in tests/lab/tools_test.sh.
+# The benchmark harness, one half (both without an argument): host (the bench-host
+# part, no kernel): the statistics, counters, plans, make compare, msgbench and
+# bare-metal.sh's matrix on fixed data and stand-ins; guest (the bench part): a
+# smoke of each preset and bare-metal.sh in the guest. aba.sh's own checks are
+# in tests/lab/tools_test.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 half=${1:-all}
 case $half in host|guest|all) ;; *) echo "usage: tests/bench_test.sh [host|guest]" >&2; exit 2 ;; esac
-# runrc OUT COMMAND...: COMMAND's output and errors in OUT, its exit in rc
-runrc() { local o=$1; shift; rc=0; "$@" >"$o" 2>&1 || rc=$?; }
 
 host_checks() {
 	# --- bench/stats.py, one boot: its runs are the samples.

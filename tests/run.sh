@@ -1,13 +1,9 @@
 #!/bin/bash
-# 'make check': every test of the project, part by part as tests/parts lists
-# them. A part prints TAP on stdout (saved in out/logs/check-NAME.log, its
-# stderr in check-NAME.err); tests/tapsum.sh counts it, so that a skip is
-# not a pass, a part short of its plan fails and nothing counts twice. What
-# a part needs is prepared once (lab/prepare.sh); when that fails, only the
-# parts that need it fail. Ends with one line: 'N passed, N failed, N skipped'.
-# Settings: ONLY="NAME ..."   only these parts (make check ONLY=sim)
-#           CHECK_PARTS=file  the part list (tests/parts)
-#           CHECK_PREPARE=cmd the preparation command (lab/prepare.sh)
+# 'make check': the parts of tests/parts, each printing TAP (out/logs/check-NAME.log,
+# its stderr check-NAME.err), counted by tests/tapsum.sh. What a part needs is
+# prepared once (lab/prepare.sh); when that fails, only the parts needing it fail.
+# Ends with 'N passed, N failed, N skipped'. Settings: ONLY="NAME ..." (those parts),
+# CHECK_PARTS (the part list), CHECK_PREPARE (the preparation command).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

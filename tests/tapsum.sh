@@ -1,15 +1,10 @@
 #!/bin/bash
-# Count one part's TAP (its stdout): prints 'PASSED FAILED SKIPPED'.
-# Usage: tests/tapsum.sh TAP-FILE
-#
-# Only top-level results count: 'ok N ...' and 'not ok N ...' at the start
-# of a line (indented or '#'-prefixed lines are comments: nested KTAP, a
-# console tail). 'ok ... # SKIP why' is a skip, not a pass. The stream must
-# hold exactly one plan '1..N' and N results numbered 1..N, each once;
-# '1..0 # SKIP why' with no result skips the whole part (one skip). Every
-# way it falls short (no plan, two plans, fewer or more results than the
-# plan, a number missing or seen twice, 'Bail out!') is one more failure,
-# named on stderr.
+# Count one part's TAP: prints 'PASSED FAILED SKIPPED'. Usage: tests/tapsum.sh TAP-FILE
+# Only 'ok N'/'not ok N' at a line's start count (indented or '#' lines are
+# comments: nested KTAP, a console tail); 'ok ... # SKIP' is a skip. One plan
+# '1..N' and results 1..N, each once; '1..0 # SKIP why' alone is one skip. Each
+# way it falls short (no plan, two, a result missing, extra or twice, 'Bail
+# out!') is one more failure, named on stderr.
 set -euo pipefail
 f=${1:?usage: tests/tapsum.sh TAP-FILE}
 [ -f "$f" ] || { echo "tapsum: no file $f" >&2; exit 2; }

@@ -2,30 +2,17 @@
 # The lab's patch machinery on a throwaway kernel-like tree.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
-export OUT=$scratch/out PATCHES=$scratch/patches BASE_TAG=base-test
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
-g() { git -C "$scratch/up" "$@"; }
-
-# A tiny upstream with one file, and a throwaway change on top of it.
-mkdir -p "$scratch/up/kernel/sched" "$PATCHES" "$OUT"
-printf 'int a;\nint b;\nint c;\nint d;\nint e;\nint f;\nint g;\n' >"$scratch/up/kernel/sched/fair.c"
-g init -q -b main && g add -A && g commit -q -m base
-g checkout -q -b topic
-sed -i 's/int d;/int d = 4;/' "$scratch/up/kernel/sched/fair.c"
-g commit -q -am "sched/fair: Initialise d" -m "Throwaway change for the lab's tests."
-g format-patch -q --zero-commit --no-signature -o "$PATCHES" main..topic
-(cd "$PATCHES" && ls -1 ./*.patch | sed "s|^\./||") >"$PATCHES/series"
+throwaway_series d=4
 good=$(cat "$PATCHES/series")
-# patches/ is in git, as the project's is: export overwrites only what git has
-git -C "$PATCHES" init -q && git -C "$PATCHES" add -A && git -C "$PATCHES" commit -q -m series
 
 KERNEL_TREE=$scratch/up KERNEL_REF=main "$top/lab/steps/fetch.sh" 2>"$scratch/log"
 t_check "fetch from KERNEL_TREE tags the base" git -C "$OUT/linux" show-ref -q --verify "refs/tags/$BASE_TAG"
 
-"$top/lab/steps/apply.sh" 2>"$scratch/log" || cat "$scratch/log"
-t_check "a series that applies: branch 'patched' carries it" \
-	grep -q 'int d = 4;' "$OUT/linux/kernel/sched/fair.c"
-"$top/lab/steps/apply.sh" 2>"$scratch/log" || cat "$scratch/log"
+# apply: lab/steps/apply.sh, its errors in $scratch/log, its exit in rc
+apply() { rc=0; "$top/lab/steps/apply.sh" 2>"$scratch/log" || { rc=$?; sed 's/^/# /' "$scratch/log"; }; }
+apply
+t_check "a series that applies: branch 'patched' carries it" grep -q 'int d = 4;' "$OUT/linux/kernel/sched/fair.c"
+apply
 t_check "re-running apply does nothing" grep -q 'already applied' "$scratch/log"
 
 cp -a "$PATCHES" "$scratch/before"
@@ -42,14 +29,14 @@ git -C "$OUT/linux" commit -q -am "sched/fair: Initialise f" -m "Second throwawa
 "$top/lab/steps/export.sh" 2>"$scratch/log"
 t_check "export writes a new commit as a second patch" test "$(grep -c . "$PATCHES/series")" = 2
 tree=$(git -C "$OUT/linux" rev-parse 'patched^{tree}')
-FORCE=1 "$top/lab/steps/apply.sh" 2>"$scratch/log" || cat "$scratch/log"
+FORCE=1 apply
 t_check "the exported series re-applies to the same tree" \
 	test "$(git -C "$OUT/linux" rev-parse 'patched^{tree}')" = "$tree"
 
 # A patch whose context is gone: the error names the patch and the hunk.
 sed 's/^ int c;$/ int C;/' "$PATCHES/$good" >"$PATCHES/0009-broken.patch"
 echo 0009-broken.patch >"$PATCHES/series"
-if "$top/lab/steps/apply.sh" 2>"$scratch/log"; then rc=0; else rc=$?; fi
+apply >/dev/null
 t_check "a series that does not apply fails" test "$rc" != 0
 t_check "the error names the patch" grep -q 'patch 0009-broken.patch .* does not apply' "$scratch/log"
 t_check "the error names the hunk" grep -q 'hunk at kernel/sched/fair.c:' "$scratch/log"
@@ -58,6 +45,6 @@ t_check "a failed apply leaves no git am in progress" test ! -d "$OUT/linux/.git
 
 # A series naming a missing file.
 echo 0042-missing.patch >"$PATCHES/series"
-if "$top/lab/steps/apply.sh" 2>"$scratch/log"; then rc=0; else rc=$?; fi
+apply >/dev/null
 t_check "a series naming a missing patch fails clearly" grep -q '0042-missing.patch, which is not in patches' "$scratch/log"
 t_done

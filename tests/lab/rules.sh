@@ -28,29 +28,22 @@ rule_no_early_reader() {
 	[ -z "$hits" ] || { echo "a pipe into a reader that can stop early:"; echo "$hits" | sed "s|$root/|  |"; return 1; }
 }
 
-# rule_one_place ROOT: each step lives once (pipeline steps, futexbench's
-# compile, TAP results, cpio packing, and those of one_place below).
+# rule_one_place ROOT: each of these steps lives in one place.
 rule_one_place() {
-	local root=$1 bad=0 hits
+	local root=$1 bad=0
 	local files=("$root"/lab/*.sh "$root"/lab/steps/*.sh "$root"/lab/tools/*.sh "$root"/bench/*.sh "$root"/tests/run.sh "$root"/Makefile)
-	hits=$(grep -nE '(^|&&|;|\||then|do|if|!)[[:space:]]*"?(\$LAB_TOP/)?lab/(steps/)?(deps|fetch|apply|build|selftests|initramfs)\.sh' \
-		"${files[@]}" 2>/dev/null | grep -v "^$root/lab/prepare.sh:" || true)
-	[ -z "$hits" ] || { echo "a pipeline step run outside lab/prepare.sh:"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
-	hits=$(grep -nE '(cc|gcc|clang|\$CC|CC:-cc\}).*futexbench\.c' "${files[@]}" "$root"/lab/guest/* 2>/dev/null |
-		grep -v "^$root/bench/build-futexbench.sh:" || true)
-	[ -z "$hits" ] || { echo "futexbench compiled outside bench/build-futexbench.sh:"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
-	hits=$(grep -nE 'echo "(not )?ok \$' "${files[@]}" "$root"/lab/guest/* "$root"/tests/*.sh "$root"/tests/lab/*.sh 2>/dev/null |
-		grep -v "^$root/lab/guest/tap.sh:" || true)
-	[ -z "$hits" ] || { echo "TAP results printed outside lab/guest/tap.sh:"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
-	hits=$(grep -nE 'cpio (-[a-zA-Z]* )*-o' "${files[@]}" 2>/dev/null | grep -v "^$root/lab/lib.sh:" || true)
-	[ -z "$hits" ] || { echo "cpio archives packed outside lab/lib.sh (cpio_pack):"; echo "$hits" | sed "s|$root/|  |"; bad=1; }
-	# one_place WHAT PLACES ERE: ERE (outside comments) only in PLACES
+	# one_place WHAT PLACES ERE [FILE...]: ERE (outside comments) in those files, lab/guest/ and FILEs only in PLACES
 	one_place() {
 		local what=$1 places=$2 ere=$3 f h
-		h=$(grep -nE "$ere" "${files[@]}" "$root"/lab/guest/* 2>/dev/null | grep -vE '^[^:]*:[0-9]+:[[:space:]]*#' || true)
+		h=$(grep -nE "$ere" "${files[@]}" "$root"/lab/guest/* "${@:4}" 2>/dev/null | grep -vE '^[^:]*:[0-9]+:[[:space:]]*#' || true)
 		for f in $places; do h=$(grep -v "^$root/$f:" <<<"$h" || true); done
 		[ -z "$h" ] || { echo "$what outside $places:"; echo "$h" | sed "s|$root/|  |"; bad=1; }
 	}
+	one_place "a pipeline step run" lab/prepare.sh \
+		'(^|&&|;|\||then|do|if|!)[[:space:]]*"?(\$LAB_TOP/)?lab/(steps/)?(deps|fetch|apply|build|selftests|initramfs)\.sh'
+	one_place "futexbench compiled" bench/build-futexbench.sh '(cc|gcc|clang|\$CC|CC:-cc\}).*futexbench\.c'
+	one_place "TAP results printed" lab/guest/tap.sh 'echo "(not )?ok \$' "$root"/tests/*.sh "$root"/tests/lab/*.sh
+	one_place "cpio archives packed" lab/lib.sh 'cpio (-[a-zA-Z]* )*-o'
 	one_place "a kernel config merged" "lab/lib.sh" 'merge_config\.sh'
 	one_place "a series applied with git am" "lab/lib.sh lab/steps/apply.sh lab/steps/experiment.sh lab/steps/variant-tree.sh" \
 		'(^|[;&|(]|then|do|if|!)[[:space:]]*git( -C [^ ]+)? am( |$)'
@@ -71,8 +64,9 @@ rule_documented() {
 		"$root"/bench/*.sh "$root"/tests/run.sh "$root"/sim/*.sh; do
 		case " $RULE_STANDALONE " in *" ${f#"$root"/bench/} "*) ;; *) scripts+=("$f") ;; esac
 	done
-	for name in $(cat "${scripts[@]}" 2>/dev/null |
-		grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u); do
+	# reads FILE...: the settings the files read as ${NAME:-...}
+	reads() { cat "$@" 2>/dev/null | grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u; }
+	for name in $(reads "${scripts[@]}"); do
 		case $name in LAB_TOP|LINUX) continue ;; esac
 		grep -q "^$name=" "$settings" 2>/dev/null ||
 			{ echo "setting $name is read by the scripts but not in lab/settings"; bad=1; }
@@ -80,7 +74,7 @@ rule_documented() {
 	for f in $RULE_STANDALONE; do
 		f=$root/bench/$f
 		[ -f "$f" ] || continue
-		for name in $(grep -oE '\$\{[A-Z][A-Z0-9_]*(:?[-?+=])' "$f" | sed -E 's/^\$\{//; s/:?[-?+=]$//' | LC_ALL=C sort -u); do
+		for name in $(reads "$f"); do
 			grep -qw -- "$name" <<<"$(sed -n '2,/^[^#]/p' "$f")" ||
 				{ echo "${f#"$root"/}: reads $name but its head comment does not name it"; bad=1; }
 		done

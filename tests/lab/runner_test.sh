@@ -4,18 +4,10 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$top"
 
-cat >"$scratch/prepare" <<'EOF2'
-#!/bin/sh
-# fake preparation: packages and tree fine, the kernel does not build
-case $1 in
-deps|apply) exit 0 ;;
-guest) echo "fake: the kernel does not build" >&2; exit 1 ;;
-*) exit 2 ;;
-esac
-EOF2
-chmod +x "$scratch/prepare"
+# a fake preparation: packages and tree fine, the kernel does not build
+script "$scratch/prepare" 'case $1 in deps|apply) exit 0 ;; guest) echo "fake: the kernel does not build" >&2; exit 1 ;; esac' 'exit 2'
 cat >"$scratch/parts" <<'EOF2'
-# name need command
+# name need command (a comment, passed over)
 a  -       printf 'ok 1 - a\nok 2 - b # SKIP no tool\n1..2\n'
 b  tree    printf 'ok 1 - a\n1..2\n'
 c  kernel  printf 'ok 1 - c\n1..1\n'
@@ -31,30 +23,27 @@ EOF2
 # (ONLY may come from the make check that runs this test)
 runner() { env -u ONLY OUT="$scratch/$1" CHECK_PARTS="$scratch/parts" CHECK_PREPARE="$scratch/prepare" "${@:2}"; }
 
-rc=0
-runner out timeout 600 tests/run.sh >"$scratch/run.out" 2>"$scratch/run.err" || rc=$?
+runrc "$scratch/run.out" runner out timeout 600 tests/run.sh
 t_check "runner: fails when a part fails" test "$rc" != 0
 t_check "runner: the closing line counts skips apart, short plans, no TAP, exits and parts not run as failures" \
 	test "$(tail -1 "$scratch/run.out")" = "9 passed, 5 failed, 1 skipped"
 t_check "runner: a part whose kernel does not build is not run, and says why" \
-	grep -q "== c: not run: '$scratch/prepare guest patched' failed" "$scratch/run.err"
+	grep -q "== c: not run: '$scratch/prepare guest patched' failed" "$scratch/run.out"
 t_check "runner: a part after it that needs no kernel still runs" grep -q '^ok 1 - after the kernel failed' "$scratch/out/logs/check-g.log"
 t_check "runner: each part's TAP is kept" test -s "$scratch/out/logs/check-a.log"
 t_check "runner: and its stderr apart" grep -q 'a console tail' "$scratch/out/logs/check-f.err"
-t_check "runner: a part exiting non-zero with only passes is a failure, said" grep -q 'h exited 3 without a failing result' "$scratch/run.err"
+t_check "runner: a part exiting non-zero with only passes is a failure, said" grep -q 'h exited 3 without a failing result' "$scratch/run.out"
 t_check "runner: a part that waits for all its children finishes (none of them is the runner's)" \
 	grep -q '^ok 1 - waits for its children' "$scratch/out/logs/check-i.log"
 t_check "runner: a part reads no stdin (the part list is not its)" grep -q '^ok 1 - stdin: none' "$scratch/out/logs/check-j.log"
 t_check "runner: and the parts after it run" test -s "$scratch/out/logs/check-k.log"
 
-rc=0
-runner out2 env ONLY=a tests/run.sh >"$scratch/run.out" 2>"$scratch/run.err" || rc=$?
+runrc "$scratch/run.out" runner out2 env ONLY=a tests/run.sh
 t_check "runner: ONLY=a runs part a alone" test "$(tail -1 "$scratch/run.out")" = "1 passed, 0 failed, 1 skipped"
 t_check "runner: and passes" test "$rc" = 0
 t_check "runner: no other part ran" test "$(ls "$scratch/out2/logs")" = "$(printf 'check-a.err\ncheck-a.log\ncheck-settings.txt')"
 t_check "runner: the run's settings are stored beside its logs" grep -q '^CHECK_PARTS=' "$scratch/out2/logs/check-settings.txt"
-rc=0
-runner out3 make -s check ONLY="f g" >"$scratch/run.out" 2>"$scratch/run.err" || rc=$?
+runner out3 make -s check ONLY="f g" >"$scratch/run.out" 2>/dev/null || true
 t_check "runner: make check ONLY=\"f g\" runs those two" test "$(tail -1 "$scratch/run.out")" = "2 passed, 0 failed, 0 skipped"
 t_check "runner: an unknown part is refused, naming the parts" \
 	refuses_with "ONLY: no part 'nosuch' (the parts: a b c d e f g h i j k)" runner out4 env ONLY=nosuch tests/run.sh

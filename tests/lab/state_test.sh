@@ -5,33 +5,15 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$top"
-export OUT=$scratch/out PATCHES=$scratch/patches BASE_TAG=base-test
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+throwaway_series b=1 d=1 f=1 +new.c
 realgit=$(command -v git)
 
-# A tiny upstream and a series of three patches, kept in git.
-g() { git -C "$scratch/up" "$@"; }
-mkdir -p "$scratch/up/kernel/sched" "$PATCHES"
-printf 'int a;\nint b;\nint c;\nint d;\nint e;\nint f;\nint g;\n' >"$scratch/up/kernel/sched/fair.c"
-g init -q -b main && g add -A && g commit -q -m base
-g checkout -q -b topic
-for v in b d f; do
-	sed -i "s/int $v;/int $v = 1;/" "$scratch/up/kernel/sched/fair.c"
-	g commit -q -am "sched/fair: Initialise $v" -m "Throwaway change."
-done
-echo "int h;" >"$scratch/up/kernel/sched/new.c"
-g add -A && g commit -q -m "sched: Add new.c" -m "A new file."
-g format-patch -q --zero-commit --no-signature -o "$PATCHES" main..topic
-(cd "$PATCHES" && ls -1 ./*.patch | sed 's|^\./||') >"$PATCHES/series"
-git -C "$PATCHES" init -q && git -C "$PATCHES" add -A && git -C "$PATCHES" commit -q -m series
-
-# A git that kills its caller's process group before or after its Nth call
-# (the script under test runs in a group of its own, setsid).
+# A git that counts its calls and kills its caller's process group before or
+# after the KILL_AT-th (the script under test runs in a group of its own, setsid).
 mkdir -p "$scratch/kill"
 cat >"$scratch/kill/git" <<EOF
 #!/bin/bash
-n=\$(( \$(cat "$scratch/kill.count" 2>/dev/null || echo 0) + 1 ))
-echo \$n >"$scratch/kill.count"
+n=0; read -r n <"$scratch/kill.count" 2>/dev/null || true; n=\$((n + 1)); echo \$n >"$scratch/kill.count"
 if [ "\$n" = "\$KILL_AT" ] && [ "\$KILL_WHEN" = before ]; then touch "$scratch/killed"; kill -KILL 0; fi
 rc=0
 "$realgit" "\$@" || rc=\$?
@@ -40,27 +22,27 @@ exit \$rc
 EOF
 chmod +x "$scratch/kill/git"
 
-# interrupt_each RESET CHECK RERUN COMMAND...: for each git call of COMMAND,
-# RESET, kill it before (then after) the call, RERUN and CHECK; prints how
-# many points there were and those where CHECK failed.
+# interrupt_each RESET CHECK RERUN COMMAND...: counts COMMAND's git calls in a
+# whole run, then for each call RESET, kills COMMAND before (then after) it,
+# RERUN and CHECK; prints how many points there were and those that failed.
 interrupt_each() {
-	local reset=$1 check=$2 rerun=$3 when at points=0 bad=""
+	local reset=$1 check=$2 rerun=$3 when at calls bad=""
 	shift 3
+	"$reset"
+	rm -f "$scratch/kill.count"
+	KILL_AT=0 PATH=$scratch/kill:$PATH setsid -w "$@" >/dev/null 2>&1 || bad=" whole-run"
+	read -r calls <"$scratch/kill.count"
 	for when in before after; do
-		at=1
-		while :; do
+		for ((at = 1; at <= calls; at++)); do
 			"$reset"
 			rm -f "$scratch/kill.count" "$scratch/killed"
-			KILL_AT=$at KILL_WHEN=$when setsid -w env PATH="$scratch/kill:$PATH" "$@" >/dev/null 2>&1 || true
-			[ -e "$scratch/killed" ] || break
-			points=$((points + 1))
-			if ! "$rerun" >"$scratch/rerun.log" 2>&1 || ! "$check"; then
+			KILL_AT=$at KILL_WHEN=$when PATH=$scratch/kill:$PATH setsid -w "$@" >/dev/null 2>&1 || true
+			if [ ! -e "$scratch/killed" ] || ! "$rerun" >"$scratch/rerun.log" 2>&1 || ! "$check"; then
 				bad="$bad $when-$at"
 			fi
-			at=$((at + 1))
 		done
 	done
-	echo "$points${bad:+ failed at:$bad}"
+	echo "$((2 * calls))${bad:+ failed at:$bad}"
 }
 
 # --- fetch
@@ -74,16 +56,13 @@ t_check "fetch: that many points were tried" test "${res%% *}" -ge 4
 # --- apply: the uninterrupted result, then a FORCE=1 re-apply killed anywhere
 fetch >/dev/null 2>&1
 lab/steps/apply.sh >/dev/null 2>&1
-want_tree=$(git -C "$OUT/linux" rev-parse 'patched^{tree}')
-want_log=$(git -C "$OUT/linux" log --format='%s' "$BASE_TAG..patched")
+want=$(git -C "$OUT/linux" log --format='%T %s' "$BASE_TAG..patched")
 applied() {
-	[ "$(git -C "$OUT/linux" rev-parse 'patched^{tree}')" = "$want_tree" ] &&
-	[ "$(git -C "$OUT/linux" log --format='%s' "$BASE_TAG..patched")" = "$want_log" ] &&
+	[ "$(git -C "$OUT/linux" log --format='%T %s' "$BASE_TAG..patched")" = "$want" ] &&
 	[ -z "$(git -C "$OUT/linux" status --porcelain)" ] && [ ! -d "$OUT/linux/.git/rebase-apply" ] &&
 	grep -q 'series already applied' <<<"$(lab/steps/apply.sh 2>&1)"
 }
-apply() { lab/steps/apply.sh; }
-res=$(interrupt_each true applied apply env FORCE=1 lab/steps/apply.sh)
+res=$(interrupt_each true applied lab/steps/apply.sh env FORCE=1 lab/steps/apply.sh)
 t_check "apply: a FORCE=1 re-apply killed at each of its points ($res), run again: the series as uninterrupted" \
 	test "${res#* }" = "$res"
 t_check "apply: that many points were tried" test "${res%% *}" -ge 10
@@ -94,17 +73,15 @@ git -C "$OUT/linux" reset -q --hard HEAD~1
 git -C "$OUT/linux" commit -q --amend -m "sched/fair: Initialise f, amended" -m "Changed."
 lab/steps/export.sh >/dev/null 2>&1
 cp -a "$PATCHES" "$scratch/exported"
-git -C "$PATCHES" reset -q --hard && git -C "$PATCHES" clean -q -fd
 exported() { diff -r -x .git "$scratch/exported" "$PATCHES" >/dev/null; }
 unexport() { git -C "$PATCHES" reset -q --hard && git -C "$PATCHES" clean -q -fd; }
-export_() { lab/steps/export.sh; }
-res=$(interrupt_each unexport exported export_ lab/steps/export.sh)
+res=$(interrupt_each unexport exported lab/steps/export.sh lab/steps/export.sh)
 t_check "export: killed at each of its points ($res), run again: patches/ as uninterrupted" test "${res#* }" = "$res"
 t_check "export: the amended patch is written, the dropped one removed" \
 	eval 'grep -q "amended" "$PATCHES"/0003-*.patch && test ! -e "$PATCHES"/0004-*.patch && test "$(grep -c . "$PATCHES/series")" = 3'
 
 # --- export never loses changes git does not have
-git -C "$PATCHES" reset -q --hard && git -C "$PATCHES" clean -q -fd
+unexport
 lab/steps/apply.sh >/dev/null 2>&1 || FORCE=1 lab/steps/apply.sh >/dev/null 2>&1
 git -C "$OUT/linux" reset -q --hard HEAD~1
 echo "# an edit of my own" >>"$PATCHES"/0004-*.patch
@@ -155,9 +132,7 @@ export LAB_HOST_PROGS=""
 lab/steps/initramfs.sh patched >/dev/null 2>&1
 cpio=$OUT/guest/patched/base.cpio
 sum=$(sha256sum <"$cpio")
-mkdir -p "$scratch/badcpio"
-printf '#!/bin/sh\necho half an archive\nexit 1\n' >"$scratch/badcpio/cpio"
-chmod +x "$scratch/badcpio/cpio"
+script "$scratch/badcpio/cpio" 'echo half an archive' 'exit 1'
 t_check "initramfs: a packing that fails fails the step" eval '! env PATH="$scratch/badcpio:$PATH" lab/steps/initramfs.sh patched >/dev/null 2>&1'
 t_check "initramfs: and leaves the previous archive whole" test "$(sha256sum <"$cpio")" = "$sum"
 t_check "initramfs: and no temporary file" test -z "$(find "$OUT/guest/patched" -maxdepth 1 -name '*.tmp*')"

@@ -21,98 +21,78 @@ t_check "tapsum: a console tail that re-prints guest results counts nothing" \
 t_check "tapsum: a part skipped whole (1..0 # SKIP) is one skip" test "$(tap '1..0 # SKIP no tool\n')" = "0 0 1"
 t_check "tapsum: 'not ok # SKIP' is a failure" test "$(tap 'not ok 1 - a # SKIP x\n1..1\n')" = "0 1 0"
 
-# --- the console judge, on saved logs
-judge() { local rc=0; lab/steps/judge.sh "$@" >"$scratch/judge.out" 2>&1 || rc=$?; echo "$rc"; }
-t_check "judge: a clean console passes" test "$(judge "$fx/console/clean.console")" = 0
-t_check "judge: a guest's failing script is its failure (1), not the kernel's" \
-	test "$(judge "$fx/console/failed.console")" = 1
+# --- the console judge, on saved logs: frame.console with NAME.splat after
+# its LAB-BEGIN (none for clean), edited by SED, in $scratch/NAME.console
+con() { sed "4r $fx/console/${3:-$1}.splat" "$fx/console/frame.console" | sed "${2:-}" >"$scratch/$1.console"; }
+for k in clean warn lockdep rcu kasan ubsan hung trace; do con $k; done
+con failed s/rc=0/rc=3/; con noresult '8,$d'; con panic '11,$d'; con nmi s/rc=0/rc=1/; con warn-nostamp 's/^\[ *[0-9.]*\] //' warn
+con nmi-and-warn 's/rc=0/rc=1/; 13a [   12.000000] WARNING: CPU: 3 PID: 5 at kernel/sched/topology.c:77 build_sched_domains+0x1/0x9' nmi
+judge() { local rc=0; lab/steps/judge.sh "$scratch/$1.console" "${@:2}" >"$scratch/judge.out" 2>&1 || rc=$?; echo "$rc"; }
+t_check "judge: a clean console passes" test "$(judge clean)" = 0
+t_check "judge: a guest's failing script is its failure (1), not the kernel's" test "$(judge failed)" = 1
 for k in warn lockdep rcu kasan ubsan hung trace nmi; do
-	t_check "judge: a $k splat fails the boot" test "$(judge "$fx/console/$k.console")" = 3
+	t_check "judge: a $k splat fails the boot" test "$(judge $k)" = 3
 done
-judge "$fx/console/warn.console" >/dev/null
+judge warn >/dev/null
 t_check "judge: the WARNING is named with its line" grep -q 'line 6: WARNING: CPU: 2 PID: 77 at kernel/sched/fair.c' "$scratch/judge.out"
 t_check "judge: its Call Trace is part of it (1 splat)" grep -q '1 kernel splat(s)' "$scratch/judge.out"
-t_check "judge: a log without printk timestamps is judged line by line" \
-	test "$(judge "$fx/console/warn-nostamp.console")" = 3
-t_check "judge: a panic fails" test "$(judge "$fx/console/panic.console")" = 3
+t_check "judge: a log without printk timestamps is judged line by line" test "$(judge warn-nostamp)" = 3
+t_check "judge: a panic fails" test "$(judge panic)" = 3
 t_check "judge: and is named" grep -q 'the guest kernel panicked' "$scratch/judge.out"
-t_check "judge: a guest without a result fails" test "$(judge "$fx/console/noresult.console")" = 3
-t_check "judge: a declared splat (--expect) is not the kernel's failure" \
-	test "$(judge "$fx/console/nmi.console" --expect 'NMI backtrace for cpu')" = 1
+t_check "judge: a guest without a result fails" test "$(judge noresult)" = 3
+t_check "judge: a declared splat (--expect) is not the kernel's failure" test "$(judge nmi --expect 'NMI backtrace for cpu')" = 1
 t_check "judge: and is named as expected" grep -q '2 expected splat(s)' "$scratch/judge.out"
-t_check "judge: another splat beside the declared one still fails" \
-	test "$(judge "$fx/console/nmi-and-warn.console" --expect 'NMI backtrace for cpu')" = 3
-t_check "judge: a declared splat that does not come fails" \
-	test "$(judge "$fx/console/clean.console" --expect 'NMI backtrace for cpu')" = 3
-t_check "judge: bad arguments are refused" refuses_with "--expect needs a pattern" lab/steps/judge.sh "$fx/console/clean.console" --expect
+t_check "judge: another splat beside the declared one still fails" test "$(judge nmi-and-warn --expect 'NMI backtrace for cpu')" = 3
+t_check "judge: a declared splat that does not come fails" test "$(judge clean --expect 'NMI backtrace for cpu')" = 3
+t_check "judge: bad arguments are refused" refuses_with "--expect needs a pattern" lab/steps/judge.sh "$scratch/clean.console" --expect
 
 # --- the Debian mirror from the apt configuration
-mirror() { lab/steps/mirror.sh "$fx/apt/$1" "$fx/apt/os-release-bookworm" 2>"$scratch/mirror.err"; }
+mirror() { lab/steps/mirror.sh "$fx/apt/$1" "$fx/apt/os-release-bookworm"; }
 t_check "mirror: deb822 sources (security and third-party passed over)" test "$(mirror deb822)" = http://192.0.2.10/debian
 t_check "mirror: one-line sources.list with options, comments, deb-src" test "$(mirror oneline)" = http://192.0.2.30/debian
 t_check "mirror: a disabled stanza is passed over, continued fields read" test "$(mirror disabled)" = file:/srv/mirror/debian
-t_check "mirror: no Debian mirror at all is an error" refuses_with "no Debian mirror for bookworm" \
-	lab/steps/mirror.sh "$fx/apt/none" "$fx/apt/os-release-bookworm"
+t_check "mirror: no Debian mirror at all is an error" refuses_with "no Debian mirror for bookworm" mirror none
 t_check "mirror: without arguments it takes LAB_APT_ETC and LAB_OS_RELEASE from lab/settings" \
 	test "$(env -u LAB_OS_RELEASE LAB_APT_ETC="$fx/apt/deb822" lab/steps/mirror.sh 2>/dev/null)" = http://192.0.2.10/debian
-mkdir -p "$scratch/fake"
-printf '#!/bin/sh\necho "E: fake apt-get, no network" >&2\nexit 100\n' >"$scratch/fake/apt-get"
-chmod +x "$scratch/fake/apt-get"
-fetch() { PATH=$scratch/fake:$PATH OUT=$scratch/fetch LAB_APT_ETC=$fx/apt/$1 LAB_OS_RELEASE=$fx/apt/os-release-bookworm lab/steps/fetch.sh >/dev/null 2>&1 || true; }
-fetch deb822
+script "$scratch/fake/apt-get" 'echo "E: fake apt-get, no network" >&2' 'exit 100'
+# fetch FAKES OUT APT: lab/steps/fetch.sh, the programs of $scratch/FAKES first on PATH, apt's configuration fixtures/apt/APT
+fetch() { env PATH="$scratch/$1:$PATH" OUT="$scratch/$2" LAB_APT_ETC="$fx/apt/$3" LAB_OS_RELEASE="$fx/apt/os-release-bookworm" lab/steps/fetch.sh; }
+fetch fake fetch deb822 >/dev/null 2>&1 || true
 t_check "fetch: its apt source is the machine's mirror" grep -q ' http://192.0.2.10/debian trixie-backports main$' "$scratch/fetch/apt/sources.list"
-DEB_MIRROR=http://192.0.2.77/debian fetch deb822
+DEB_MIRROR=http://192.0.2.77/debian fetch fake fetch deb822 >/dev/null 2>&1 || true
 t_check "fetch: DEB_MIRROR overrides it" grep -q ' http://192.0.2.77/debian trixie-backports main$' "$scratch/fetch/apt/sources.list"
-t_check "fetch: no mirror and no DEB_MIRROR: a clear error" refuses_with "set DEB_MIRROR" \
-	env PATH="$scratch/fake:$PATH" OUT="$scratch/fetch2" LAB_APT_ETC="$fx/apt/none" LAB_OS_RELEASE="$fx/apt/os-release-bookworm" lab/steps/fetch.sh
-# a mirror whose linux-source moved on: refused, naming DEB_VER, nothing downloaded
-mkdir -p "$scratch/moved"
-printf '#!/bin/sh\ncase " $* " in *" download "*) echo downloaded >"%s/moved/download" ;; esac\nexit 0\n' "$scratch" >"$scratch/moved/apt-get"
-printf '#!/bin/sh\ncase " $* " in *" policy "*) echo "  Candidate: 7.3.9-1~bpo13+1"; exit 0 ;; esac\nexit 100\n' >"$scratch/moved/apt-cache"
-chmod +x "$scratch/moved/apt-get" "$scratch/moved/apt-cache"
-t_check "fetch: the pinned version gone from the mirror: refused, naming DEB_VER" refuses_with "DEB_VER in lab/settings" \
-	env PATH="$scratch/moved:$PATH" OUT="$scratch/fetch3" LAB_APT_ETC="$fx/apt/deb822" LAB_OS_RELEASE="$fx/apt/os-release-bookworm" lab/steps/fetch.sh
+t_check "fetch: no mirror and no DEB_MIRROR: a clear error" refuses_with "set DEB_MIRROR" fetch fake fetch2 none
+script "$scratch/moved/apt-get" "case \" \$* \" in *\" download \"*) echo downloaded >\"$scratch/moved/download\" ;; esac"
+script "$scratch/moved/apt-cache" 'case " $* " in *" policy "*) echo "  Candidate: 7.3.9-1~bpo13+1"; exit 0 ;; esac' 'exit 100'
+t_check "fetch: the pinned version gone from the mirror: refused, naming DEB_VER" refuses_with "DEB_VER in lab/settings" fetch moved fetch3 deb822
 t_check "fetch: and nothing downloaded" test ! -e "$scratch/moved/download"
 t_check "fetch: no host name written into the project" \
 	test -z "$(git grep -lE 'https?://[a-z][a-z0-9.-]*\.(org|com|net)/debian' -- lab bench tests Makefile README.md || true)"
 
 # --- packages: required ones stop the run, optional ones do not
-cat >"$scratch/packages" <<'EOF'
-bash          /bin/bash            required  everything
-nosuch-req    /nonexistent/req     required  a test
-nosuch-opt    /nonexistent/opt     optional  a part that skips
-EOF
+printf '%s\n' 'bash /bin/bash required everything' 'nosuch-req /nonexistent/req required a test' \
+	'nosuch-opt /nonexistent/opt optional a part that skips' >"$scratch/packages"
 grep -v nosuch-req "$scratch/packages" >"$scratch/packages-opt"
-printf '#!/bin/sh\necho 1000\n' >"$scratch/fake/id"
-chmod +x "$scratch/fake/id"
-t_check "deps: a missing required package stops a user who is not root, naming it" \
-	refuses_with "sudo apt-get install nosuch-req" env PATH="$scratch/fake:$PATH" LAB_PACKAGES="$scratch/packages" lab/steps/deps.sh
-t_check "deps: a missing optional package does not stop it" \
-	env PATH="$scratch/fake:$PATH" LAB_PACKAGES="$scratch/packages-opt" lab/steps/deps.sh 2>"$scratch/deps.err"
+deps() { env PATH="$scratch/fake:$PATH" LAB_PACKAGES="$scratch/$1" lab/steps/deps.sh; }
+script "$scratch/fake/id" 'echo 1000'
+t_check "deps: a missing required package stops a user who is not root, naming it" refuses_with "sudo apt-get install nosuch-req" deps packages
+t_check "deps: a missing optional package does not stop it" eval 'deps packages-opt 2>"$scratch/deps.err"'
 t_check "deps: and is named with what skips" grep -q 'nosuch-opt (a part that skips)' "$scratch/deps.err"
-printf '#!/bin/sh\necho 0\n' >"$scratch/fake/id"
-printf '#!/bin/sh\n[ "$2" = update ] && exit 0\necho "E: Unable to locate package nosuch-req" >&2\nexit 100\n' >"$scratch/fake/apt-get"
-t_check "deps: as root, a failed install stops it with apt's error" \
-	refuses_with "apt: E: Unable to locate package nosuch-req" env PATH="$scratch/fake:$PATH" LAB_PACKAGES="$scratch/packages" lab/steps/deps.sh
-t_check "deps: as root, an optional package that fails to install does not stop it" \
-	env PATH="$scratch/fake:$PATH" LAB_PACKAGES="$scratch/packages-opt" lab/steps/deps.sh 2>"$scratch/deps.err"
+script "$scratch/fake/id" 'echo 0'
+script "$scratch/fake/apt-get" '[ "$2" = update ] && exit 0' 'echo "E: Unable to locate package nosuch-req" >&2' 'exit 100'
+t_check "deps: as root, a failed install stops it with apt's error" refuses_with "apt: E: Unable to locate package nosuch-req" deps packages
+t_check "deps: as root, an optional package that fails to install does not stop it" eval 'deps packages-opt 2>"$scratch/deps.err"'
 rm -f "$scratch/fake/id" "$scratch/fake/apt-get"
 
 # --- bench/aba.sh on the host: a fake features file and fake workloads
 echo "NI_RANDOM NI_RATE" >"$scratch/features"
-cat >"$scratch/fake/futexbench" <<'EOF'
-#!/bin/sh
-echo "threads=8 wake=4 seconds=1 completions_per_s=100.5 wake_us_p50=3.2"
-[ -e "${FAKE_CRASH:-/nonexistent}" ] && exit 3
-exit 0
-EOF
-chmod +x "$scratch/fake/futexbench"
+script "$scratch/fake/futexbench" 'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5 wake_us_p50=3.2"' \
+	"[ ! -e '$scratch/crash' ] || exit 3"
 aba() { env PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh "$@"; }
 # state NAME: a feature's state in the stand-in (its last write, as sched.sh reads it)
 state() { SCHED_FEATURES="$scratch/features" sh -c '. lab/guest/sched.sh; feat "$1"' sh "$1"; }
 t_check "aba: an unknown workload is refused for that reason" refuses_with "unknown workload 'nosuch'" aba -w nosuch
-t_check "negative control: a refusal for another reason is not taken for it" \
-	eval '! refuses_with "unknown workload" aba -w futex -k x'
+t_check "negative control: a refusal for another reason is not taken for it" not refuses_with "unknown workload" aba -w futex -k x
 aba -k 2 -s 1 -b 7 -o "$scratch/aba.csv" 2>/dev/null
 t_check "aba: two runs of A, B, A2 measured" test "$(grep -c '^futex,A2,[12],completions_per_s,' "$scratch/aba.csv")" = 2
 t_check "aba: the CSV's layout is bench/stats.py's, the boot (-b) last" \
@@ -120,70 +100,54 @@ t_check "aba: the CSV's layout is bench/stats.py's, the boot (-b) last" \
 		test "$(grep -c "^futex,[AB2]*,[12],completions_per_s,100.5,7$" "$scratch/aba.csv")" = 6'
 t_check "negative control: a boot that is not a number is refused" refuses_with "take positive numbers" aba -b x
 touch "$scratch/crash"
-t_check "aba: a workload that crashes fails the run, naming it" \
-	refuses_with "run 1, condition A: futex failed (exit 3)" env FAKE_CRASH="$scratch/crash" PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh -k 2 -s 1 -o "$scratch/crash.csv"
+t_check "aba: a workload that crashes fails the run, naming it" refuses_with "run 1, condition A: futex failed (exit 3)" aba -k 2 -s 1 -o "$scratch/crash.csv"
 t_check "aba: and writes no CSV" test ! -e "$scratch/crash.csv"
 t_check "aba: and restores the feature" test "$(state NI_RANDOM)" = NI_RANDOM
-# -S: the counters of a run, and the telemetry's per-level deltas; the fake
-# workload moves the counters as a run would
+# -S: the fake workload moves the counters as a run would
 printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/schedstat"
 printf '0 1 MC 100 0 50 10 1\n1 1 MC 200 20 70 20 2\n0 2 PKG 40 0 10 4 0\n' >"$scratch/tel"
 echo 0 >"$scratch/sst"
-cat >"$scratch/fake/futexbench" <<'EOF2'
-#!/bin/sh
-printf '0 1 MC 160 0 40 16 2\n1 1 MC 300 30 80 30 3\n0 2 PKG 50 5 10 5 1\n' >"$FAKE_TEL"
-echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"
-EOF2
-chmod +x "$scratch/fake/futexbench"
-env FAKE_TEL="$scratch/tel" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/sst" \
-	PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh -k 1 -s 1 -c K -S -o "$scratch/tel.csv" 2>/dev/null
+script "$scratch/fake/futexbench" "printf '0 1 MC 160 0 40 16 2\n1 1 MC 300 30 80 30 3\n0 2 PKG 50 5 10 5 1\n' >'$scratch/tel'" \
+	'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"'
+ABA_TELEMETRY=$scratch/tel ABA_SCHEDSTAT=$scratch/schedstat ABA_SCHEDSTATS_SYSCTL=$scratch/sst aba -k 1 -s 1 -c K -S -o "$scratch/tel.csv" 2>/dev/null
 t_check "aba -S: a level's visits, those at 1024 and attempts summed over its CPUs" \
-	eval 'grep -qx "futex,K,1,dom_mc_visits,160,1" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_full,10,1" "$scratch/tel.csv" &&
-		grep -qx "futex,K,1,dom_mc_attempts,16,1" "$scratch/tel.csv"'
-# a telemetry without the pinned field (a kernel built before it): no
-# pinned, and nothing taken out of balanced for it; the pulls are
-# schedstat's (all 0 here; the classes are checked in tests/bench_test.sh)
+	has -x "$scratch/tel.csv" futex,K,1,dom_mc_visits,160,1 futex,K,1,dom_mc_full,10,1 futex,K,1,dom_mc_attempts,16,1
+# a telemetry without the pinned field (a kernel built before it): nothing
+# taken out of balanced for it; the pulls are schedstat's (all 0 here)
 t_check "aba -S: a telemetry without the pinned field gives no dom_LEVEL_pinned" \
-	eval '! grep -q ",dom_mc_pinned," "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_pulls,0,1" "$scratch/tel.csv"'
+	eval '! grep -q ",dom_mc_pinned," "$scratch/tel.csv" && has -x "$scratch/tel.csv" futex,K,1,dom_mc_pulls,0,1'
 t_check "aba -S: the ratio at the start and the end, the mean over the CPUs" \
-	eval 'grep -qx "futex,K,1,dom_mc_ratio0,60.0,1" "$scratch/tel.csv" && grep -qx "futex,K,1,dom_mc_ratio1,60.0,1" "$scratch/tel.csv" &&
-		grep -qx "futex,K,1,dom_pkg_ratio0,10.0,1" "$scratch/tel.csv"'
+	has -x "$scratch/tel.csv" futex,K,1,dom_mc_ratio0,60.0,1 futex,K,1,dom_mc_ratio1,60.0,1 futex,K,1,dom_pkg_ratio0,10.0,1
 t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/sst")" = 0
-printf '#!/bin/sh\necho "nothing to report"\n' >"$scratch/fake/futexbench"
+script "$scratch/fake/futexbench" 'echo "nothing to report"'
 t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
 
 # --- lab/guest/sched.sh's feature lists (make's summary reads the lines)
-printf 'GENTLE_FAIR_SLEEPERS NI_RANDOM NO_NI_RATE NI_GATE\n' >"$scratch/feat-list"
-t_check "sched.sh: feats gives the newidle features on one line" \
-	test "$(SCHED_FEATURES="$scratch/feat-list" sh -c '. lab/guest/sched.sh; feats')" = "NI_RANDOM NO_NI_RATE NI_GATE"
-SCHED_FEATURES="$scratch/feat-list" sh -c '. lab/guest/sched.sh; feat_lines' >"$scratch/feat-lines"
+echo 'GENTLE_FAIR_SLEEPERS NI_RANDOM NO_NI_RATE NI_GATE' >"$scratch/feat-list"
+sched() { SCHED_FEATURES="$scratch/feat-list" sh -c ". lab/guest/sched.sh; $1"; }
+t_check "sched.sh: feats gives the newidle features on one line" test "$(sched feats)" = "NI_RANDOM NO_NI_RATE NI_GATE"
+sched feat_lines >"$scratch/feat-lines"
 t_check "sched.sh: feat_lines gives each on a line of its own, the last one ended" \
 	eval 'test "$(wc -l <"$scratch/feat-lines")" = 3 && test "$(tail -1 "$scratch/feat-lines")" = NI_GATE'
 
 # --- bench/bare-metal.sh on the host: the tester's sembench binary and
 # futexbench, fakes, against the stand-in files; it must run both
-mkdir -p "$scratch/bm"
-printf '#!/bin/sh\necho "run time 6 seconds 12345 worker burns per second (fake)"\n' >"$scratch/bm/sembench"
-printf '#!/bin/sh\necho "threads=8 wake=4 seconds=6 completions_per_s=200.5"\necho "interval t_ms=250 completions=50"\necho "interval t_ms=6000 completions=1200"\n' >"$scratch/bm/futexbench"
-chmod +x "$scratch/bm/sembench" "$scratch/bm/futexbench"
+script "$scratch/bm/sembench" 'echo "run time 6 seconds 12345 worker burns per second (fake)"'
+script "$scratch/bm/futexbench" 'echo "threads=8 wake=4 seconds=6 completions_per_s=200.5"' \
+	'echo "interval t_ms=250 completions=50"' 'echo "interval t_ms=6000 completions=1200"'
 # NO_NI_GATE at the start: A/B/A ends on NI_GATE, so only a restore puts it back
 echo "NI_RANDOM NI_RATE NO_NI_GATE" >"$scratch/features"
-bm() {
-	env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" \
-		ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 COMPARISONS="gate NI_NOSUCH" \
-		CANDIDATES=NI_NOSUCH WORKLOADS="sembench815 futex8" bench/bare-metal.sh "$scratch/bm-out" >"$scratch/bm.txt" 2>&1
-}
-bm || true
+env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" \
+	ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 COMPARISONS="gate NI_NOSUCH" \
+	CANDIDATES=NI_NOSUCH WORKLOADS="sembench815 futex8" bench/bare-metal.sh "$scratch/bm-out" >"$scratch/bm.txt" 2>&1 || true
 t_check "bare-metal: sembench815 measured with the tester's binary, A/B/A of NI_GATE" \
-	eval 'grep -q "^sembench815,B,2,burns_per_s,12345" "$scratch/bm-out/sembench815-gate.csv" &&
-		grep -q "^sembench815,A2,2,burns_per_s,12345" "$scratch/bm-out/sembench815-gate.csv"'
+	has "$scratch/bm-out/sembench815-gate.csv" "^sembench815,B,2,burns_per_s,12345" "^sembench815,A2,2,burns_per_s,12345"
 t_check "bare-metal: futex8 beside it" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bm-out/futex8-gate.csv"
 t_check "bare-metal: the report names the binary and both workloads" \
-	eval 'grep -q "sembench: the tester.s binary" "$scratch/bm-out/report.txt" && grep -q "sembench815, gate: A/B/A of NI_GATE" "$scratch/bm-out/report.txt" &&
-		grep -q "futex8, gate: A/B/A of NI_GATE" "$scratch/bm-out/report.txt"'
+	has "$scratch/bm-out/report.txt" "sembench: the tester.s binary" "sembench815, gate: A/B/A of NI_GATE" "futex8, gate: A/B/A of NI_GATE"
 t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: comparison NI_NOSUCH skipped' "$scratch/bm-out/report.txt"
 t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
-	eval 'grep -q "ni_lb_count (explains" "$scratch/bm-out/report.txt" && grep -q "A2 NI_GATE (the gate) again: baseline 0$" "$scratch/bm-out/report.txt"'
+	has "$scratch/bm-out/report.txt" "ni_lb_count (explains" "A2 NI_GATE (the gate) again: baseline 0$"
 t_check "bare-metal: the feature put back as it was, NO_NI_GATE (the stand-in's last write of it)" test "$(state NI_GATE)" = NO_NI_GATE
 t_check "negative control: a SEMBENCH that is not there is refused" \
 	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" bench/bare-metal.sh "$scratch/bm-bad"
@@ -202,10 +166,8 @@ t_check "bare-metal: the full run's time, from its defaults ($nw x (1 + $nc x $f
 t_check "bare-metal: --quick's, from its defaults ($qr rounds of $qs s): at most 30 minutes" \
 	eval 'test "${quick%% (*}" = "$(minutes "$qr" "$qs")" && test "$(echo "$quick" | cut -d" " -f2)" -le 30'
 t_check "negative control: other settings give another time" eval 'test "$(RUNS=20 bench/bare-metal.sh --time | sed -n "s/^full: //p")" != "$full"'
-mkdir -p "$scratch/deb/base/DEBIAN" "$scratch/deb/gate/DEBIAN"
 for p in base gate; do
-	printf 'Package: linux-image-7.3.4-%s\nVersion: 1\nArchitecture: all\nMaintainer: lab <lab@localhost>\nDescription: x\n' "$p" \
-		>"$scratch/deb/$p/DEBIAN/control"
+	put "$scratch/deb/$p/DEBIAN/control" "Package: linux-image-7.3.4-$p" 'Version: 1' 'Architecture: all' 'Maintainer: lab <lab@localhost>' 'Description: x'
 	dpkg-deb -b "$scratch/deb/$p" "$scratch/$p.deb" >/dev/null
 done
 RUNS=3 lab/tools/tester-checklist.sh "$scratch/base.deb" "$scratch/gate.deb" >"$scratch/checklist.txt"
@@ -235,11 +197,10 @@ t_check "rules: make help lists the targets" grep -q '^ *make check ' "$scratch/
 t_check "rules: make help lists every setting of lab/settings" \
 	test "$(grep -c '^    [A-Z][A-Z0-9_]*=' "$scratch/help.txt")" = "$(grep -c '^[A-Z][A-Z0-9_]*=' lab/settings)"
 t_check "rules: every setting the scripts read is in lab/settings (make help)" rule_documented "$top"
-mkdir -p "$scratch/bad/lab" "$scratch/bad/bench" "$scratch/bad/tests" "$scratch/bad/lab/guest"
-printf '#!/bin/bash\nset -eu\necho "${UNDOCUMENTED_KNOB:-1}"\n"$LAB_TOP/lab/steps/fetch.sh"\n' >"$scratch/bad/lab/x.sh"
-printf '#!/bin/sh\ngcc -O2 -o futexbench futexbench.c\n(cd r && find . | cpio -o -H newc)\n' >"$scratch/bad/bench/y.sh"
-printf 'ok() { echo "ok %sn"; }\n' '$' >"$scratch/bad/lab/guest/z.sh"
-touch "$scratch/bad/tests/run.sh" "$scratch/bad/Makefile"
+mkdir -p "$scratch/bad/tests" && touch "$scratch/bad/tests/run.sh" "$scratch/bad/Makefile"
+put "$scratch/bad/lab/x.sh" '#!/bin/bash' 'set -eu' 'echo "${UNDOCUMENTED_KNOB:-1}"' '"$LAB_TOP/lab/steps/fetch.sh"'
+put "$scratch/bad/bench/y.sh" '#!/bin/sh' 'gcc -O2 -o futexbench futexbench.c' '(cd r && find . | cpio -o -H newc)'
+put "$scratch/bad/lab/guest/z.sh" "$(printf 'ok() { echo "ok %sn"; }' '$')"
 rule_pipefail "$scratch/bad" >"$scratch/rules.out" || true
 t_check "negative control: a bash script without pipefail, an sh one without -e" \
 	test "$(grep -c 'no .set -eu' "$scratch/rules.out")" = 2
@@ -247,13 +208,8 @@ rule_one_place "$scratch/bad" >"$scratch/rules.out" || true
 t_check "negative control: a step, a compile, a TAP printer and a cpio outside their place" \
 	test "$(grep -c -e 'outside lab/prepare.sh' -e 'outside bench/build-futexbench.sh' -e 'outside lab/guest/tap.sh' -e 'cpio archives packed outside lab/lib.sh' "$scratch/rules.out")" = 4
 mkdir -p "$scratch/bad2/lab/steps" "$scratch/bad2/bench" "$scratch/bad2/lab/guest"
-cat >"$scratch/bad2/lab/steps/w.sh" <<'BAD'
-"$src/scripts/kconfig/merge_config.sh" -m a b
-git -C "$t" am -q x.patch
-echo root >/sys/fs/cgroup/x/cpuset.cpus.partition
-tr ' ' '\n' <"$F" | grep NI_RANDOM
-echo "x=1	# BENCH-PARAM"
-BAD
+put "$scratch/bad2/lab/steps/w.sh" '"$src/scripts/kconfig/merge_config.sh" -m a b' 'git -C "$t" am -q x.patch' \
+	'echo root >/sys/fs/cgroup/x/cpuset.cpus.partition' "tr ' ' '\n' <\"\$F\" | grep NI_RANDOM" 'echo "x=1	# BENCH-PARAM"'
 rule_one_place "$scratch/bad2" >"$scratch/rules.out" || true
 t_check "negative control: a config merge, a git am, a domain rebuild, a feature read-back and a bench guest script outside their place" \
 	test "$(grep -c -e '^a kernel config merged outside' -e '^a series applied with git am outside' -e '^sched domains rebuilt outside' -e '^sched features read back outside' -e '^a bench guest script written outside' "$scratch/rules.out")" = 5
@@ -265,10 +221,9 @@ mkdir -p "$scratch/bad/lab" && cp lab/settings "$scratch/bad/lab/settings"
 t_check "negative control: an undocumented setting" eval '! rule_documented "$scratch/bad" >"$scratch/rules.out"'
 t_check "negative control: and it is named" grep -q 'UNDOCUMENTED_KNOB' "$scratch/rules.out"
 t_check "rules: every setting of lab/settings is read by a script" rule_settings_read "$top"
-mkdir -p "$scratch/bad3/lab" "$scratch/bad3/bench"
-printf 'USED_KNOB=1  # read\nUNREAD_KNOB=2  # only a comment names it\nALONE_KNOB=3  # only a standalone script reads it\n' >"$scratch/bad3/lab/settings"
-printf '#!/bin/bash\n# UNREAD_KNOB: $UNREAD_KNOB\necho "$USED_KNOB"\n' >"$scratch/bad3/lab/x.sh"
-printf '#!/bin/sh\necho "${ALONE_KNOB:-3}"\n' >"$scratch/bad3/bench/aba.sh"
+put "$scratch/bad3/lab/settings" 'USED_KNOB=1  # read' 'UNREAD_KNOB=2  # only a comment names it' 'ALONE_KNOB=3  # only a standalone script reads it'
+put "$scratch/bad3/lab/x.sh" '#!/bin/bash' '# UNREAD_KNOB: $UNREAD_KNOB' 'echo "$USED_KNOB"'
+put "$scratch/bad3/bench/aba.sh" '#!/bin/sh' 'echo "${ALONE_KNOB:-3}"'
 rule_settings_read "$scratch/bad3" >"$scratch/rules.out" || true
 t_check "negative control: settings read only in a comment or by a standalone script are named, no other" \
 	eval 'test "$(grep -c "no script reads it" "$scratch/rules.out")" = 2 && grep -q "UNREAD_KNOB is" "$scratch/rules.out" &&
@@ -277,13 +232,13 @@ t_check "make: bench and bench-kernels are the two modes of one runner" \
 	test "$(make -s -n bench bench-kernels | paste -sd' ')" = "bench/bench.sh features bench/bench.sh kernels"
 t_check "make: PRESET, not a setting, is refused, naming BENCH_PRESET" \
 	refuses_with "PRESET is not a setting: say BENCH_PRESET=ni20" make -s -n bench-kernels PRESET=ni20
-# --- shellcheck over every script (*.sh, or a shell shebang). SC2034 and SC2154 are off:
-# the settings come from lab/settings through lab_settings, which shellcheck
-# cannot follow, so every setting would read as unassigned or unused.
+# --- shellcheck over every script (*.sh, or a shell shebang). SC2034 and SC2154
+# are off: shellcheck cannot follow lab_settings, so every setting would read
+# as unassigned or unused.
 sc() { shellcheck -S warning -e SC2034,SC2154 "$@" >"$scratch/sc.out" 2>&1; }
 mapfile -t scripts < <(git ls-files -z | xargs -0 awk 'FNR == 1 { if (FILENAME ~ /\.sh$/ || /^#!.*[\/ ](ba)?sh( |$)/) print FILENAME; nextfile }')
 t_check "shellcheck: the project's ${#scripts[@]} scripts have no warning" sc "${scripts[@]}"
 [ ! -s "$scratch/sc.out" ] || sed -n '1,40s/^/# /p' "$scratch/sc.out"
-printf '#!/bin/bash\nset -euo pipefail\nd=$1\nrm -rf $d/bin\n' >"$scratch/sc-bad.sh"
+put "$scratch/sc-bad.sh" '#!/bin/bash' 'set -euo pipefail' 'd=$1' 'rm -rf $d/bin'
 t_check "negative control: shellcheck flags an unquoted rm -rf" not sc "$scratch/sc-bad.sh"
 t_done
