@@ -243,17 +243,17 @@ static inline unsigned long gate_skip(struct gate *g, unsigned int ratio, unsign
 		p = g->pos + (u64)n * (1 + ratio);
 		g->pos = p % SCALE;
 		return p / SCALE;
-	case GATE:
-		while ((n -= newidle_quiet(&g->state, ratio, n))) {
-			attempts += newidle_gate(&g->state, ratio);
-			n--;
-		}
+	case DICE73:
+	case DICE:
+		for (i = 0; count && i < n; i++)
+			attempts += gate_visit(g, ratio);
 		return attempts;
 	default:
-		if (!count && (g->design == DICE || g->design == DICE73))
-			return 0;
-		for (i = 0; i < n; i++)
+		/* every gate's quiet visit only counts down, as newidle_gate()'s does */
+		while ((n -= newidle_quiet(&g->state, ratio, n))) {
 			attempts += gate_visit(g, ratio);
+			n--;
+		}
 		return attempts;
 	}
 }
