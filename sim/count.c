@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "model.h"
-/*
- * C. Count: attempts against S, the sum of (1 + ratio) / 1024 over the
- * visits, and the gaps between attempts at a steady ratio
- */
+/* C. Count: attempts against S, the sum of (1 + ratio) / 1024; gaps at a steady ratio */
 
 enum seq { SEQ_VISIT, SEQ_WINDOW, SEQ_WALK, SEQ_ALT, SEQ_JUMP, SEQ_BURST, SEQ_ZERO, SEQ_TOP,
 	   NR_SEQ };
@@ -151,10 +148,7 @@ static const char *fmt(const struct range *r)
 	return b;
 }
 
-/*
- * The gate from CPUs 0 .. @cpus - 1 over sequence @s (every one if NR_SEQ);
- * @bad: the starts outside [@lo, @hi]
- */
+/* The gate from CPUs 0 .. @cpus - 1 on sequence @s (NR_SEQ: all); @bad: starts off [@lo, @hi] */
 static struct range count_all(const struct count *c, unsigned int s, unsigned int cpus,
 			      long lo, long hi, unsigned int *bad)
 {

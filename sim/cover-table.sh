@@ -1,11 +1,8 @@
 #!/bin/bash
-# The cover letter's model table, from the gate model's tables (sim/run.sh
-# writes them to out/sim/*.txt): the most CPUs attempting at once (D), the
-# lock-on pulls against the dice (A), the count and gap bounds (C).
-# Given one file, it also reads the tables beside it (B-*.txt .. D-*.txt),
-# so out/sim/A-lockon.txt names them all; a file may hold several tables.
-# Fails, naming it, when a claim of the gate reads MISSED or a table's rows
-# are missing.
+# The cover letter's model table from the tables sim/run.sh writes to out/sim:
+# the most CPUs attempting at once (D), the lock-on pulls against the dice (A),
+# the count and gap bounds (C). One file given: the tables beside it are read
+# too. Fails, naming it, when a claim of the gate reads MISSED or rows are missing.
 # Usage: sim/cover-table.sh TABLE.TXT...
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 TABLE.TXT... (sim/run.sh writes them to out/sim)" >&2; exit 2; }

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "model.h"
-/*
- * B. The estimator: where the ratio settles at a constant success rate
- * (patch 1: v7.3's dice against the fixed one; patch 3: whole visits
- * against 1/64ths)
- */
+/* B. Estimator: where the ratio settles at a constant success rate (patches 1 and 3) */
 
 static const double est_probs[] = { 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 1.0 };
 
@@ -20,10 +16,7 @@ static const struct variant est_variants[] = {
 #define EV_SERIES	2	/* the fixes' estimator with the dice, then with the gate */
 #define EST_SEEDS	8
 
-/*
- * @windows ratio updates (512 visits each) at T = 0, each attempt pulling
- * with probability @p: the mean ratio over the second half.
- */
+/* The mean ratio over the second half of @windows updates at T = 0, attempts pulling at @p */
 static double settle(const struct variant *va, double p, unsigned int windows, u64 key)
 {
 	u64 below = (u64)(p * 0x1p53);
@@ -131,7 +124,7 @@ void check_estimator(void)
 	unsigned int p, v, at[NR_EV] = { 0 };
 	double worst[NR_EV], se;
 
-	for (v = 0; v < NR_EV; v++) {
+	for (v = 0; v < NR_EV; v++)
 		for (worst[v] = -INFINITY, p = 0; p < NR_EP; p++) {
 			double m = est_miss(est_mean(s, p, v, &se), est_probs[p]);
 
@@ -140,7 +133,6 @@ void check_estimator(void)
 				at[v] = p;
 			}
 		}
-	}
 	for (v = EV_SERIES; v < NR_EV; v++)
 		tap(worst[v] <= 0,
 		    "estimator: %s settles within 2%% or 8 of 1024 p at every p: the least margin %.1f (p=%.2f)",

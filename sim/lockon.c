@@ -29,9 +29,8 @@ static unsigned long *opps_list(unsigned int k, double jitter, u64 key, unsigned
 }
 
 /*
- * CPU 1 of a domain for @visits visits: an attempt at one of @opps pulls,
- * any other fails. Returns the pulls. Only the visits in @opps can change
- * the estimator, so the others are skipped.
+ * CPU 1's pulls in @visits visits, an attempt pulling at @opps only: the
+ * other visits cannot change the estimator, so they are skipped.
  */
 static unsigned long lockon_run(const struct variant *va, unsigned int rate,
 				const unsigned long *opps, u64 key, unsigned long visits)
@@ -260,29 +259,28 @@ void table_lockon(void)
 
 void check_lockon(void)
 {
+	static const struct { unsigned int v; const char *name; } neg[] = {
+		{ LV_PLAIN, "plain" }, { LV_GOLDEN, "a multiplicative place (golden)" },
+	};
 	struct lockon l = { .seeds = 2, .nv = LV_GOLDEN + 1, .target = 200, .cap = 1UL << 25 };
-	unsigned int r, j;
+	unsigned int r, j, n;
 
 	lockon_compute(&l);
 	for (r = 0; r < NR_RATE; r++)
 		for (j = 0; j < NR_JIT; j++) {
-			struct rel g = lockon_rel(&l, r, j, LV_GATE, 0);
-			struct rel p = lockon_rel(&l, r, j, LV_PLAIN, 0);
-			struct rel h = lockon_rel(&l, r, j, LV_GOLDEN, 0);
-			struct rel d = lockon_again(&l, r, j);
+			struct rel g = lockon_rel(&l, r, j, LV_GATE, 0), d = lockon_again(&l, r, j);
 
 			tap(lockon_pass(&l, r, j, LV_GATE),
 			    "lock-on: gate, T=%u, jitter %.0f%%: mean >= 97%% of the dice's pulls over k = 2..1024, worst k no lower than the dice against itself: mean %.1f%%, worst %.1f%% (k=%u), dice's worst %.1f%% (k=%u); sd over k %.1f%%, dice's %.1f%%",
 			    lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean, 100 * g.worst,
 			    g.worst_k, 100 * d.worst, d.worst_k, 100 * g.sd, 100 * d.sd);
-			tap(!lockon_pass(&l, r, j, LV_PLAIN),
-			    "negative: plain misses that (T=%u, jitter %.0f%%): mean %.1f%%, worst %.1f%% (k=%u)",
-			    lockon_rates[r], 100 * lockon_jitters[j], 100 * p.mean, 100 * p.worst,
-			    p.worst_k);
-			tap(!lockon_pass(&l, r, j, LV_GOLDEN),
-			    "negative: a multiplicative place (golden) misses that (T=%u, jitter %.0f%%): mean %.1f%%, worst %.1f%% (k=%u)",
-			    lockon_rates[r], 100 * lockon_jitters[j], 100 * h.mean, 100 * h.worst,
-			    h.worst_k);
+			for (n = 0; n < ARRAY_SIZE(neg); n++) {
+				g = lockon_rel(&l, r, j, neg[n].v, 0);
+				tap(!lockon_pass(&l, r, j, neg[n].v),
+				    "negative: %s misses that (T=%u, jitter %.0f%%): mean %.1f%%, worst %.1f%% (k=%u)",
+				    neg[n].name, lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean,
+				    100 * g.worst, g.worst_k);
+			}
 		}
 	munmap(l.pulls, NR_RATE * NR_JIT * NR_K * NR_LV * sizeof(*l.pulls));
 }

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "model.h"
-/*
- * D. Lockstep: N CPUs of a domain that make the same visits at a common
- * ratio (the workers of one waker): do their states merge, and how many
- * of them attempt on one visit?
- */
+/* D. Lockstep: N CPUs making the same visits (one waker's workers): merged? attempting at once? */
 
 enum scen { CONSTANT, MOVING, DECAY, NR_SCEN };
 
@@ -150,9 +146,12 @@ void table_lockstep(void)
 void check_lockstep(void)
 {
 	struct lockstep *l = lockstep_compute(1UL << 20);
-	unsigned int s;
-	int lo[NR_LN], hi[NR_LN];
+	int lo[NR_SCEN][NR_LN], hi[NR_SCEN][NR_LN];
+	unsigned int s, ni;
 
+	for (s = 0; s < NR_SCEN; s++)
+		for (ni = 0; ni < NR_LN; ni++)
+			dice_range(l, s, ni, &lo[s][ni], &hi[s][ni]);
 	for (s = 0; s < NR_SCEN; s++)
 		tap(l->r[s][0][0].distinct == ls_cpus[0] && l->r[s][1][0].distinct == ls_cpus[1],
 		    "no merging: gate, %s ratio: the CPUs' states stay distinct: %u/%u, %u/%u",
@@ -162,19 +161,14 @@ void check_lockstep(void)
 		tap(l->r[s][0][1].distinct < ls_cpus[0],
 		    "negative: restart merges under a %s ratio: %u distinct of %u", scen_name[s],
 		    l->r[s][0][1].distinct, ls_cpus[0]);
-	for (s = 0; s < NR_SCEN; s++) {
-		dice_range(l, s, 0, &lo[0], &hi[0]);
-		dice_range(l, s, 1, &lo[1], &hi[1]);
+	for (s = 0; s < NR_SCEN; s++)
 		tap(lockstep_ok(l, s, 0, 0) && lockstep_ok(l, s, 1, 0),
 		    "together: gate, %s ratio: no more CPUs attempt at once than the dice's worst of %u seeds: N=%u %+d (dice %+d..%+d), N=%u %+d (dice %+d..%+d)",
-		    scen_name[s], LS_SEEDS, ls_cpus[0], l->r[s][0][0].most, lo[0], hi[0],
-		    ls_cpus[1], l->r[s][1][0].most, lo[1], hi[1]);
-	}
-	for (s = MOVING; s <= DECAY; s++) {
-		dice_range(l, s, 0, &lo[0], &hi[0]);
-		tap(l->r[s][0][1].most > hi[0],
+		    scen_name[s], LS_SEEDS, ls_cpus[0], l->r[s][0][0].most, lo[s][0], hi[s][0],
+		    ls_cpus[1], l->r[s][1][0].most, lo[s][1], hi[s][1]);
+	for (s = MOVING; s <= DECAY; s++)
+		tap(l->r[s][0][1].most > hi[s][0],
 		    "negative: restart exceeds that under a %s ratio: %+d (dice at most %+d, N=%u)",
-		    scen_name[s], l->r[s][0][1].most, hi[0], ls_cpus[0]);
-	}
+		    scen_name[s], l->r[s][0][1].most, hi[s][0], ls_cpus[0]);
 	munmap(l, sizeof(*l));
 }

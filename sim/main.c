@@ -23,9 +23,8 @@ static int timeline(unsigned int ratio, unsigned int visits)
 }
 
 /*
- * @visits decisions at @ratio for callgrind to count; the ratio comes from
- * the command line, as the kernel reads it from memory, so that the
- * compiler cannot fold it in.
+ * @visits decisions at @ratio for callgrind; @ratio from the command line, as
+ * the kernel reads it from memory, so that the compiler cannot fold it in.
  */
 static int cost(const char *what, unsigned int ratio, unsigned long visits)
 {
@@ -55,9 +54,8 @@ void tap(bool ok, const char *fmt, ...)
 {
 	va_list ap;
 
-	nr_test++;
 	nr_fail += !ok;
-	printf("%sok %d - ", ok ? "" : "not ", nr_test);
+	printf("%sok %d - ", ok ? "" : "not ", ++nr_test);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -65,10 +63,7 @@ void tap(bool ok, const char *fmt, ...)
 	fflush(stdout);
 }
 
-/*
- * Does gate_skip() leave the state and count the attempts that as many
- * gate_visit() calls do? @extra gives the latter one visit more, once.
- */
+/* Do gate_skip() and as many gate_visit() calls agree? @extra: the latter one visit more, once */
 static bool skip_matches(enum design d, bool extra)
 {
 	unsigned int chunk;

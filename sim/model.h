@@ -2,22 +2,12 @@
 #ifndef SIM_MODEL_H
 #define SIM_MODEL_H
 /*
- * A model of the newidle balance gate, in userspace: no kernel runs.
- *
- * It builds the tree's kernel/sched/newidle.h (the gate) and sets it against
- *
- *   v7.3 dice   prandom_u32_state() % 1024 <= 1 + ratio: (2 + ratio) / 1024
- *   fixed dice  the same, < 1 + ratio (patch 1)
- *   plain       pos += 1 + ratio; attempt and pos -= 1024 when pos >= 1024
- *   negative controls: the gate without its owed attempt (no owed), one
- *   that an attempt restarts at the first band (restart), and one whose
- *   places follow the band, hash_32()'s multiply alone (golden)
- *
- * and models update_newidle_stats() with v7.3's whole-visit weights and
- * the series' 1/64ths (newidle_success_weight()). The NI_RATE term
- * delta >> 22 is a constant T. The commands: main.c. The tables fork one
- * worker per CPU (SIM_WORKERS=n to override); every case seeds its own
- * generators, so results do not depend on the workers.
+ * A model of the newidle balance gate in userspace (no kernel runs): the
+ * tree's newidle.h against v7.3's dice, patch 1's fixed dice, a plain
+ * accumulator and three negative controls (design_name[]), with
+ * update_newidle_stats() in whole visits (v7.3) and 1/64ths (the series).
+ * NI_RATE's delta >> 22 is held at a constant T. Every case seeds its own
+ * generators, so results do not depend on the workers (SIM_WORKERS=n).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -45,10 +35,7 @@ static inline void fail(const char *why)
 	exit(2);
 }
 
-/*
- * The dice's generator: prandom_u32_state() is L'Ecuyer's combined
- * Tausworthe generator of period 2^113 ("taus113").
- */
+/* The dice's generator: prandom_u32_state(), L'Ecuyer's taus113 */
 struct taus {
 	u32 s1, s2, s3, s4;
 };
@@ -67,11 +54,7 @@ static inline u32 taus_next(struct taus *t)
 	return t->s1 ^ t->s2 ^ t->s3 ^ t->s4;
 }
 
-/*
- * The workload's randomness (ratios, phases, jitter, successes) has its
- * own generator, splitmix64, so that the dice draw the same numbers
- * whatever the workload draws.
- */
+/* The workload's own generator (splitmix64): the dice draw the same whatever it draws */
 struct rng {
 	u64 s;
 };
@@ -207,12 +190,7 @@ static inline bool gate_visit(struct gate *g, unsigned int ratio)
 	}
 }
 
-/*
- * Visits that pass no threshold, with no attempt owed, only count the
- * distance down: how many of the next @n visits at @ratio (below 1024) do,
- * made in one step. The check compares this with newidle_gate() visit by
- * visit.
- */
+/* How many of the next @n visits at @ratio < 1024 pass no threshold, none owed: one step */
 static inline unsigned long newidle_quiet(u32 *gate, unsigned int ratio, unsigned long n)
 {
 	int ahead = sign_extend32(*gate, AHEAD - 1);
@@ -329,9 +307,7 @@ static inline const char *variant_name(const struct variant *v)
 	return b;
 }
 
-/* One worker per CPU */
-
-/* Memory the workers write their results to and the parent reads */
+/* One worker per CPU; they write their results to shared memory */
 static inline void *shared(size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

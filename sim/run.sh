@@ -1,15 +1,11 @@
 #!/bin/bash
-# 'make sim': build the gate model against the patched tree's own
-# kernel/sched/newidle.h and print its tables (A lock-on, B estimator,
-# C count, D lockstep), the cost per decision in instructions (E, callgrind)
-# and a timeline chart (F, out/sim/timeline.png). Each table also goes to
-# out/sim/<letter>-<name>.txt, which sim/cover-table.sh reads.
-# 'sim/run.sh check' ('make check'): the gate's claims and their negative
-# controls, as TAP, in under a minute. 'sim/run.sh build': only build the
-# model against the tree (the outbox's check that it still does).
-# Usage: sim/run.sh [table|check|build|all]   (all: the default; table: A-D only)
-# SIM_NEWIDLE_H=path builds against that newidle.h instead of the tree's (a
-# gate not yet in out/linux).
+# 'make sim': the gate model built against the patched tree's kernel/sched/newidle.h
+# (SIM_NEWIDLE_H: another, a gate not yet in out/linux): its tables A-D, each also
+# in out/sim/<letter>-<name>.txt for sim/cover-table.sh, the cost per decision (E,
+# callgrind) and a timeline chart (F, out/sim/timeline.png).
+# Usage: sim/run.sh [all|table|check|build]. table: A-D only; check ('make check'):
+# the claims and their negative controls as TAP, in under a minute; build: only
+# build it (the outbox's check that the model still builds against the tree).
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 mode=${1:-all}
