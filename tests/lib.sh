@@ -1,14 +1,12 @@
 # shellcheck shell=bash
-# Sourced first by every test: the top directory (top), lab/lib.sh, the TAP
-# helpers (lab/guest/tap.sh, shared with the guest), a scratch directory.
+# Sourced first by every test: $top, lab/lib.sh, the TAP helpers (shared with the guest), $scratch.
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/lab/guest/tap.sh"
 . "$top/lab/lib.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# refuses_with TEXT COMMAND...: COMMAND fails and its stderr says TEXT (a
-# fixed string), so that it failed for the reason the test is about.
+# refuses_with TEXT COMMAND...: COMMAND fails, its stderr saying TEXT: for the reason tested
 refuses_with() {
 	local text=$1 err rc=0
 	shift
@@ -24,9 +22,8 @@ put() { mkdir -p "${1%/*}"; printf '%s\n' "${@:2}" >"$1"; }
 script() { put "$1" '#!/bin/sh' "${@:2}"; chmod +x "$1"; }
 # has [-x] FILE RE...: each RE (grep's) matches a line (-x: a whole line) of FILE
 has() { local o=-q f r; [ "$1" != -x ] || { o=-qx; shift; }; f=$1; shift; for r; do grep "$o" -- "$r" "$f" || return 1; done; }
-# throwaway_series CHANGE...: OUT, PATCHES and BASE_TAG in $scratch; a tiny upstream
-# $scratch/up (branch main: kernel/sched/fair.c) and PATCHES a series in git (as
-# the project's) of a patch per CHANGE: V=N makes 'int V;' 'int V = N;', +FILE adds FILE
+# throwaway_series CHANGE...: OUT, PATCHES, BASE_TAG in $scratch; an upstream $scratch/up (main:
+# kernel/sched/fair.c), PATCHES a series in git of a patch per CHANGE: V=N: 'int V = N;', +FILE adds FILE
 throwaway_series() {
 	local v g=(git -C "$scratch/up")
 	export OUT=$scratch/out PATCHES=$scratch/patches BASE_TAG=base-test

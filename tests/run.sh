@@ -8,8 +8,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . lab/lib.sh
-parts=$CHECK_PARTS
-prep=$CHECK_PREPARE
+parts=$CHECK_PARTS prep=$CHECK_PREPARE
 [ -f "$parts" ] || die "no part list $parts"
 names=$(awk '!/^#/ && NF { print $1 }' "$parts")
 for o in ${ONLY:-}; do
@@ -17,11 +16,10 @@ for o in ${ONLY:-}; do
 done
 lab_lock
 t0=$(date +%s)
-passed=0 failed=0 skipped=0 failed_parts=""
+passed=0 failed=0 skipped=0 failed_parts="" times=""
 mkdir -p "$OUT/logs"
 lab_settings_dump >"$OUT/logs/check-settings.txt"
 declare -A ready=()
-times=""
 
 # prepared NEED: what a part needs is there (prepared once, on first need)
 prepared() {
@@ -67,9 +65,7 @@ part() {
 		say "$name exited $rc without a failing result: one failure"
 		f=1
 	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + s))
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	[ "$f" = 0 ] || failed_parts="$failed_parts $name"
 	times+=$(printf '  %-15s %5ss  %s passed, %s failed\n' "$name" "$(( $(date +%s) - t1 ))" "$p" "$f")$'\n'
 	say "== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - t0 ))s so far)"
@@ -82,9 +78,7 @@ if ! "$prep" deps; then
 fi
 while read -r name need cmd; do
 	case $name in ''|'#'*) continue ;; esac
-	if [ -n "${ONLY:-}" ] && ! grep -qwx -- "$name" <<<"$(printf '%s\n' $ONLY)"; then
-		continue
-	fi
+	grep -qwx -- "$name" <<<"$(printf '%s\n' ${ONLY:-$name})" || continue
 	part "$name" "$need" "$cmd"
 done <"$parts"
 

@@ -1,10 +1,9 @@
 #!/bin/bash
 # Count one part's TAP: prints 'PASSED FAILED SKIPPED'. Usage: tests/tapsum.sh TAP-FILE
-# Only 'ok N'/'not ok N' at a line's start count (indented or '#' lines are
-# comments: nested KTAP, a console tail); 'ok ... # SKIP' is a skip. One plan
-# '1..N' and results 1..N, each once; '1..0 # SKIP why' alone is one skip. Each
-# way it falls short (no plan, two, a result missing, extra or twice, 'Bail
-# out!') is one more failure, named on stderr.
+# Only 'ok N'/'not ok N' at a line's start count (not nested KTAP, a console tail);
+# 'ok ... # SKIP' is a skip. One plan '1..N' and results 1..N, each once; '1..0 # SKIP'
+# alone is one skip. Each way it falls short (no plan, two, a result missing, extra
+# or twice, 'Bail out!') is one more failure, named on stderr.
 set -euo pipefail
 f=${1:?usage: tests/tapsum.sh TAP-FILE}
 [ -f "$f" ] || { echo "tapsum: no file $f" >&2; exit 2; }

@@ -5,16 +5,12 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$top"
 
-# a commit on top of 'patched' that breaks kernel/sched/fair.c, made
-# without touching a branch or the work tree
-export GIT_INDEX_FILE=$scratch/index
-git -C "$LINUX" read-tree patched
-blob=$( (git -C "$LINUX" show patched:kernel/sched/fair.c; echo '#error "lab: this patch does not build"') |
-	git -C "$LINUX" hash-object -w --stdin)
-git -C "$LINUX" update-index --cacheinfo "100644,$blob,kernel/sched/fair.c"
-tree=$(git -C "$LINUX" write-tree)
-unset GIT_INDEX_FILE
-broken=$(git -C "$LINUX" commit-tree "$tree" -p patched -m "sched/fair: A patch that does not build")
+# a commit on 'patched' that breaks kernel/sched/fair.c, made without touching a branch or the work tree
+gi() { GIT_INDEX_FILE=$scratch/index git -C "$LINUX" "$@"; }
+gi read-tree patched
+blob=$( (gi show patched:kernel/sched/fair.c; echo '#error "lab: this patch does not build"') | gi hash-object -w --stdin)
+gi update-index --cacheinfo "100644,$blob,kernel/sched/fair.c"
+broken=$(gi commit-tree "$(gi write-tree)" -p patched -m "sched/fair: A patch that does not build")
 
 bisect() { LKML_CHECKS=bisect LKML_BISECT_CONFIGS=guest LKML_RANGE=$1 lab/tools/lkml.sh >"$2" 2>&1 || true; }
 bisect "patched..$broken" "$scratch/bad.log"

@@ -4,22 +4,20 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 export LAB_TIMEOUT=300 LAB_CPUS=2 LAB_SOCKETS=1
-boot() { local rc=0; "$top/lab/steps/boot.sh" patched "$@" >"$scratch/out" 2>&1 || rc=$?; echo "$rc"; }
+# guest NAME LINE...: a boot running these lines (console test-NAME, output $scratch/out); prints its exit
+guest() { local rc=0; script "$scratch/$1.sh" "${@:2}"; "$top/lab/steps/boot.sh" patched "$scratch/$1.sh" "test-$1" >"$scratch/out" 2>&1 || rc=$?; echo "$rc"; }
 
-printf '#!/bin/sh\necho "ok 1 # about to fail"\nexit 3\n' >"$scratch/fail.sh"
-rc=$(boot "$scratch/fail.sh" test-fail)
+rc=$(guest fail 'echo "ok 1 # about to fail"' 'exit 3')
 t_check "a guest whose test fails makes the runner exit with its status ($rc)" test "$rc" = 3
 
-printf '#!/bin/sh\necho c >/proc/sysrq-trigger\nsleep 60\n' >"$scratch/panic.sh"
-rc=$(boot "$scratch/panic.sh" test-panic)
+rc=$(guest panic 'echo c >/proc/sysrq-trigger' 'sleep 60')
 t_check "a guest that panics makes the runner fail ($rc)" test "$rc" != 0
 t_check "the panic is named" grep -q 'the guest kernel panicked' "$scratch/out"
 t_check "the console tail is shown" grep -q -- '----- last 50 console lines' "$scratch/out"
 t_check "the tail holds the panic, marked as console lines" grep -q '^| .*Kernel panic' "$scratch/out"
 
 # a backtrace with sysrq-l: the kernel's splat, in a guest whose script passes
-printf '#!/bin/sh\necho l >/proc/sysrq-trigger\nsleep 1\necho "ok 1 - all fine here"\nexit 0\n' >"$scratch/splat.sh"
-rc=$(boot "$scratch/splat.sh" test-splat)
+rc=$(guest splat 'echo l >/proc/sysrq-trigger' 'sleep 1' 'echo "ok 1 - all fine here"' 'exit 0')
 t_check "a kernel splat fails a guest whose script passed ($rc)" test "$rc" != 0
 t_check "the splat is named" grep -q 'kernel splat(s) in .*test-splat.console' "$scratch/out"
 t_check "with its first line" grep -q 'line [0-9]*: NMI backtrace for cpu' "$scratch/out"
@@ -30,15 +28,11 @@ t_check "negative control: the same console, its splat declared expected, passes
 t_check "negative control: and the splat is reported as expected" grep -q 'expected splat(s)' "$scratch/judge.out"
 
 # a guest whose init never starts the lab's script: silent
-printf '#!/bin/sh\nexit 0\n' >"$scratch/silent.sh"
-rc=0
-LAB_START_TIMEOUT=20 LAB_APPEND="rdinit=/bin/busybox -- sleep 600" \
-	"$top/lab/steps/boot.sh" patched "$scratch/silent.sh" test-silent >"$scratch/out" 2>&1 || rc=$?
+rc=$(LAB_START_TIMEOUT=20 LAB_APPEND="rdinit=/bin/busybox -- sleep 600" guest silent 'exit 0')
 t_check "a guest that prints nothing fails at LAB_START_TIMEOUT, not the full timeout ($rc)" \
 	grep -q 'printed nothing of its own within 20s' "$scratch/out"
 
-printf '#!/bin/sh\nsleep 600\n' >"$scratch/hang.sh"
-LAB_TIMEOUT=30 boot "$scratch/hang.sh" test-hang >/dev/null
+LAB_TIMEOUT=30 guest hang 'sleep 600' >/dev/null
 t_check "a guest that hangs is killed at the timeout and fails" grep -q 'did not finish within 30s' "$scratch/out"
 
 # ccache across trees: the kernel names its sources relative to the build

@@ -1,30 +1,21 @@
 #!/bin/bash
-# The lab's state against interruptions, on a throwaway tree: fetch, apply and
-# export killed at each git call, then run again, give the uninterrupted
-# result; export loses nothing git lacks; the lock; whole initramfs only.
+# The lab's state against interruptions, on a throwaway tree: fetch, apply and export killed at
+# each git call and run again give the uninterrupted result; export loses nothing git lacks;
+# the lock; whole initramfs only.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$top"
 throwaway_series b=1 d=1 f=1 +new.c
-realgit=$(command -v git)
-
 # A git that counts its calls and kills its caller's process group before or
 # after the KILL_AT-th (the script under test runs in a group of its own, setsid).
-mkdir -p "$scratch/kill"
-cat >"$scratch/kill/git" <<EOF
-#!/bin/bash
-n=0; read -r n <"$scratch/kill.count" 2>/dev/null || true; n=\$((n + 1)); echo \$n >"$scratch/kill.count"
-if [ "\$n" = "\$KILL_AT" ] && [ "\$KILL_WHEN" = before ]; then touch "$scratch/killed"; kill -KILL 0; fi
-rc=0
-"$realgit" "\$@" || rc=\$?
-if [ "\$n" = "\$KILL_AT" ] && [ "\$KILL_WHEN" = after ]; then touch "$scratch/killed"; kill -KILL 0; fi
-exit \$rc
-EOF
-chmod +x "$scratch/kill/git"
+REALGIT=$(command -v git) KILLS=$scratch
+export REALGIT KILLS
+script "$scratch/kill/git" 'n=0; read -r n <"$KILLS/kill.count" 2>/dev/null || true; n=$((n + 1)); echo $n >"$KILLS/kill.count"' \
+	'k() { [ "$n" != "$KILL_AT" ] || [ "$KILL_WHEN" != "$1" ] || { touch "$KILLS/killed"; kill -KILL 0; }; }' \
+	'k before; rc=0; "$REALGIT" "$@" || rc=$?; k after; exit $rc'
 
-# interrupt_each RESET CHECK RERUN COMMAND...: counts COMMAND's git calls in a
-# whole run, then for each call RESET, kills COMMAND before (then after) it,
-# RERUN and CHECK; prints how many points there were and those that failed.
+# interrupt_each RESET CHECK RERUN COMMAND...: for each git call of COMMAND, RESET, kill
+# COMMAND before (then after) it, RERUN, CHECK; prints the points tried and those failing
 interrupt_each() {
 	local reset=$1 check=$2 rerun=$3 when at calls bad=""
 	shift 3

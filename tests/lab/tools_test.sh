@@ -187,10 +187,10 @@ t_check "collect: a workload failed in the guest is an error, shown" refuses_wit
 # --- the rules, on the project and (negative controls) on a tree that breaks them
 t_check "rules: every script keeps its errors (set -euo pipefail / set -eu)" rule_pipefail "$top"
 t_check "rules: no pipe into grep -q or head under pipefail (SIGPIPE by timing)" rule_no_early_reader "$top"
-mkdir -p "$scratch/early/tests"
-printf '#!/bin/bash\nset -euo pipefail\nseq 9 %s grep -q 1\nx=$(seq 9 %s head -1)\n# seq 9 %s head -1 in a comment\n' '|' '|' '|' >"$scratch/early/tests/e.sh"
-t_check "negative control: both pipes found, not the comment" \
-	eval 'test "$(rule_no_early_reader "$scratch/early" | grep -c "e.sh:[0-9]")" = 2'
+# broken RULE TREE ERE...: RULE on $scratch/TREE (said in rules.out): how many lines match an ERE
+broken() { "$1" "$scratch/$2" >"$scratch/rules.out" || true; grep -cE "$(IFS='|'; echo "${*:3}")" "$scratch/rules.out" || true; }
+put "$scratch/early/tests/e.sh" "$(printf '#!/bin/bash\nset -euo pipefail\nseq 9 %s grep -q 1\nx=$(seq 9 %s head -1)\n# seq 9 %s head -1 in a comment' '|' '|' '|')"
+t_check "negative control: both pipes found, not the comment" test "$(broken rule_no_early_reader early 'e.sh:[0-9]')" = 2
 t_check "rules: each pipeline step, the futexbench compile, TAP output and cpio packing live in one place" rule_one_place "$top"
 make -s help >"$scratch/help.txt"
 t_check "rules: make help lists the targets" grep -q '^ *make check ' "$scratch/help.txt"
@@ -201,18 +201,14 @@ mkdir -p "$scratch/bad/tests" && touch "$scratch/bad/tests/run.sh" "$scratch/bad
 put "$scratch/bad/lab/x.sh" '#!/bin/bash' 'set -eu' 'echo "${UNDOCUMENTED_KNOB:-1}"' '"$LAB_TOP/lab/steps/fetch.sh"'
 put "$scratch/bad/bench/y.sh" '#!/bin/sh' 'gcc -O2 -o futexbench futexbench.c' '(cd r && find . | cpio -o -H newc)'
 put "$scratch/bad/lab/guest/z.sh" "$(printf 'ok() { echo "ok %sn"; }' '$')"
-rule_pipefail "$scratch/bad" >"$scratch/rules.out" || true
 t_check "negative control: a bash script without pipefail, an sh one without -e" \
-	test "$(grep -c 'no .set -eu' "$scratch/rules.out")" = 2
-rule_one_place "$scratch/bad" >"$scratch/rules.out" || true
+	test "$(broken rule_pipefail bad 'no .set -eu')" = 2
 t_check "negative control: a step, a compile, a TAP printer and a cpio outside their place" \
-	test "$(grep -c -e 'outside lab/prepare.sh' -e 'outside bench/build-futexbench.sh' -e 'outside lab/guest/tap.sh' -e 'cpio archives packed outside lab/lib.sh' "$scratch/rules.out")" = 4
-mkdir -p "$scratch/bad2/lab/steps" "$scratch/bad2/bench" "$scratch/bad2/lab/guest"
+	test "$(broken rule_one_place bad 'outside lab/prepare.sh' 'outside bench/build-futexbench.sh' 'outside lab/guest/tap.sh' 'cpio archives packed outside lab/lib.sh')" = 4
 put "$scratch/bad2/lab/steps/w.sh" '"$src/scripts/kconfig/merge_config.sh" -m a b' 'git -C "$t" am -q x.patch' \
 	'echo root >/sys/fs/cgroup/x/cpuset.cpus.partition' "tr ' ' '\n' <\"\$F\" | grep NI_RANDOM" 'echo "x=1	# BENCH-PARAM"'
-rule_one_place "$scratch/bad2" >"$scratch/rules.out" || true
 t_check "negative control: a config merge, a git am, a domain rebuild, a feature read-back and a bench guest script outside their place" \
-	test "$(grep -c -e '^a kernel config merged outside' -e '^a series applied with git am outside' -e '^sched domains rebuilt outside' -e '^sched features read back outside' -e '^a bench guest script written outside' "$scratch/rules.out")" = 5
+	test "$(broken rule_one_place bad2 '^a kernel config merged outside' '^a series applied with git am outside' '^sched domains rebuilt outside' '^sched features read back outside' '^a bench guest script written outside')" = 5
 t_check "rules: every /lab/NAME.sh a script runs in the guest is a file of lab/guest" rule_guest_paths "$top"
 printf '#!/bin/sh\nexec /lab/tools/stress.sh\n' >"$scratch/bad2/lab/steps/g.sh"
 t_check "negative control: a guest path that the initramfs does not have" \
@@ -224,17 +220,14 @@ t_check "rules: every setting of lab/settings is read by a script" rule_settings
 put "$scratch/bad3/lab/settings" 'USED_KNOB=1  # read' 'UNREAD_KNOB=2  # only a comment names it' 'ALONE_KNOB=3  # only a standalone script reads it'
 put "$scratch/bad3/lab/x.sh" '#!/bin/bash' '# UNREAD_KNOB: $UNREAD_KNOB' 'echo "$USED_KNOB"'
 put "$scratch/bad3/bench/aba.sh" '#!/bin/sh' 'echo "${ALONE_KNOB:-3}"'
-rule_settings_read "$scratch/bad3" >"$scratch/rules.out" || true
 t_check "negative control: settings read only in a comment or by a standalone script are named, no other" \
-	eval 'test "$(grep -c "no script reads it" "$scratch/rules.out")" = 2 && grep -q "UNREAD_KNOB is" "$scratch/rules.out" &&
-		grep -q "ALONE_KNOB is" "$scratch/rules.out"'
+	eval 'test "$(broken rule_settings_read bad3 "no script reads it")" = 2 && has "$scratch/rules.out" "UNREAD_KNOB is" "ALONE_KNOB is"'
 t_check "make: bench and bench-kernels are the two modes of one runner" \
 	test "$(make -s -n bench bench-kernels | paste -sd' ')" = "bench/bench.sh features bench/bench.sh kernels"
 t_check "make: PRESET, not a setting, is refused, naming BENCH_PRESET" \
 	refuses_with "PRESET is not a setting: say BENCH_PRESET=ni20" make -s -n bench-kernels PRESET=ni20
-# --- shellcheck over every script (*.sh, or a shell shebang). SC2034 and SC2154
-# are off: shellcheck cannot follow lab_settings, so every setting would read
-# as unassigned or unused.
+# --- shellcheck over every script (*.sh, or a shell shebang); SC2034 and SC2154 off: it
+# cannot follow lab_settings, so every setting would read as unassigned or unused
 sc() { shellcheck -S warning -e SC2034,SC2154 "$@" >"$scratch/sc.out" 2>&1; }
 mapfile -t scripts < <(git ls-files -z | xargs -0 awk 'FNR == 1 { if (FILENAME ~ /\.sh$/ || /^#!.*[\/ ](ba)?sh( |$)/) print FILENAME; nextfile }')
 t_check "shellcheck: the project's ${#scripts[@]} scripts have no warning" sc "${scripts[@]}"
