@@ -89,13 +89,13 @@ check_docs() {
 		new_in "$L/docs-base.txt" "$L/docs-patched.txt"
 		return
 	fi
-	python3 -c 'import docutils' 2>/dev/null ||
+	/usr/bin/python3 -c 'import docutils' 2>/dev/null ||
 		skip "neither sphinx-build nor docutils is here (Debian packages python3-sphinx, python3-docutils)"
 	for f in $files; do
 		# no Sphinx here: plain docutils, report level warning
-		if python3 -c 'import sys, docutils.core; docutils.core.publish_doctree(open(sys.argv[1]).read(),
+		if /usr/bin/python3 -c 'import sys, docutils.core; docutils.core.publish_doctree(open(sys.argv[1]).read(),
 			settings_overrides={"report_level": 2, "halt_level": 2})' "$LINUX/$f" >"$L/docs.log" 2>&1; then
-			echo "  $f: parses without warnings (docutils $(python3 -c 'import docutils; print(docutils.__version__)'); Sphinx not installed)"
+			echo "  $f: parses without warnings (docutils $(/usr/bin/python3 -c 'import docutils; print(docutils.__version__)'); Sphinx not installed)"
 		else
 			echo "  $f:"; sed 's/^/    /' "$L/docs.log" | tail -5
 			bad=1

@@ -7,7 +7,7 @@ set -euo pipefail
 [ $# -ge 2 ] && [ -d "$1" ] || { echo "usage: $0 DIR 'Name <address>' [VERSION]" >&2; exit 2; }
 dir=$1 sender=$2 version=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec python3 - "$dir" "$sender" "$version" "$top" <<'PY'
+exec /usr/bin/python3 - "$dir" "$sender" "$version" "$top" <<'PY'
 import email, email.policy, glob, os, re, sys
 d, sender, version, top = sys.argv[1:5]
 bad = []

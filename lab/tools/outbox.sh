@@ -146,7 +146,7 @@ while read -r set first last dep kind; do
 	cover=$(ls "$out"/*0000-cover-letter.patch)
 	emu=$letters/emulated-$set.txt
 	[ -f "$emu" ] || emu=/dev/null
-	python3 - "$cover" "$letters/$set.txt" "$(base_line)" "$tmp/sim.txt" "$tmp/bench.txt" "$emu" \
+	/usr/bin/python3 - "$cover" "$letters/$set.txt" "$(base_line)" "$tmp/sim.txt" "$tmp/bench.txt" "$emu" \
 		"EMU_$(echo "$set" | tr a-z A-Z)" <<'PY'
 import sys
 cover, tmpl, base, simf, benchf, emuf, emukey = sys.argv[1:8]
