@@ -143,7 +143,8 @@ case " $workloads " in
 *" msg "*)
 	if [ -f "$here/msgbench.c" ]; then
 		"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
-		echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1), built by bench/build-futexbench.sh;" \
+		echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1) (bench.h $(sha256sum "$here/bench.h" | cut -d' ' -f1))," \
+			"built by bench/build-futexbench.sh;" \
 			"-m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
 	else
 		# the lab's guest has it in its initramfs, beside this script

@@ -48,3 +48,26 @@ static int number(const char *s, const char *what, long min, long max)
 	}
 	return (int)v;
 }
+
+/* getopt of the letters OPTS, each taking a number from LIM[i][0] to LIM[i][1] into *VALS[i] */
+static void options(int argc, char **argv, const char *opts, int *vals[], const long lim[][2], const char *usage)
+{
+	char spec[64], what[3] = "-";
+	const char *p;
+	int opt, n = 0;
+
+	for (p = opts; *p && n < 62; p++) {
+		spec[n++] = *p;
+		spec[n++] = ':';
+	}
+	spec[n] = '\0';
+	while ((opt = getopt(argc, argv, spec)) != -1) {
+		p = strchr(opts, opt);
+		if (opt == '?' || opt == ':' || !p) {
+			fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+			exit(2);
+		}
+		what[1] = (char)opt;
+		*vals[p - opts] = number(optarg, what, lim[p - opts][0], lim[p - opts][1]);
+	}
+}

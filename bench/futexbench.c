@@ -113,20 +113,10 @@ int main(int argc, char **argv)
 	double t0, t, next_iv;
 	cpu_set_t allowed;
 	long m0, m1;
+	int *vals[] = { &threads, &wake, &secs, &interval_ms, &offset };
+	static const long lim[][2] = { { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 0, 0 } };
 
-	while ((opt = getopt(argc, argv, "t:w:r:i:c:")) != -1) {
-		switch (opt) {
-		case 't': threads = number(optarg, "-t", 1, 0); break;
-		case 'w': wake = number(optarg, "-w", 1, 0); break;
-		case 'r': secs = number(optarg, "-r", 1, 0); break;
-		case 'i': interval_ms = number(optarg, "-i", 1, 0); break;
-		case 'c': offset = number(optarg, "-c", 0, 0); break;
-		default:
-			fprintf(stderr, "usage: %s [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS] [-c OFFSET]\n",
-				argv[0]);
-			return 2;
-		}
-	}
+	options(argc, argv, "twric", vals, lim, "[-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS] [-c OFFSET]");
 	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
 		perror("futexbench: sched_getaffinity");
 		return 1;

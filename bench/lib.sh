@@ -6,19 +6,15 @@
 # win over the preset's
 bench_preset() {
 	local f=$LAB_TOP/bench/presets/$1.conf line key
+	local need="BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_WORKLOADS BENCH_SECONDS BENCH_RUNS BENCH_WARMUP_RUNS BENCH_BOOTS BENCH_REBUILD"
 	[ -f "$f" ] || die "no preset '$1' (bench/presets: $(cd "$LAB_TOP/bench/presets" && ls ./*.conf | sed 's|^\./||; s|\.conf$||' | tr '\n' ' '))"
 	while IFS= read -r line; do
 		case $line in '#'*|'') continue ;; esac
 		key=${line%%=*}
-		case $key in
-		PRESET_DOC|BENCH_CPUS|BENCH_SOCKETS|BENCH_THREADS|BENCH_FEATURES|BENCH_WORKLOADS|\
-		BENCH_SECONDS|BENCH_RUNS|BENCH_WARMUP_RUNS|BENCH_BOOTS|BENCH_REBUILD) ;;
-		*) die "$f: unknown setting '$key'" ;;
-		esac
+		case " PRESET_DOC BENCH_FEATURES $need " in *" $key "*) ;; *) die "$f: unknown setting '$key'" ;; esac
 		[ -n "${!key:-}" ] || eval "$line"
 	done <"$f"
-	for key in BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_WORKLOADS BENCH_SECONDS BENCH_RUNS \
-		BENCH_WARMUP_RUNS BENCH_BOOTS BENCH_REBUILD; do
+	for key in $need; do
 		[ -n "${!key:-}" ] || die "$f does not set $key"
 	done
 	# empty means the preset's value, so '-' asks for no features
@@ -59,7 +55,7 @@ bench_shuffle() {
 # a boot's script; only its BENCH-PARAM lines may differ between boots. MODES:
 # "-c" (runs as they are) or features to A/B/A. BENCH_PLANT: the tests' extra.
 bench_guest_script() {
-	local file=$1 m
+	local file=$1 m tag opt
 	{
 		echo '#!/bin/sh'
 		printf '%s	# BENCH-PARAM\n' "boot=$2" "label=$3" "features=\"$4\"" "workloads=\"$5\"" \
@@ -77,13 +73,11 @@ SH
 		[ -z "${BENCH_PLANT:-}" ] || echo "$BENCH_PLANT"
 		echo 'for wl in $workloads; do'
 		for m in $9; do
-			if [ "$m" = -c ]; then
-				echo '	echo "BENCH-CSV-BEGIN $wl"'
-				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $8 -c \"\$label\" || echo \"BENCH-FAILED \$wl\""
-			else
-				echo "	echo \"BENCH-CSV-BEGIN \$wl $m\""
-				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $8 -f $m || echo \"BENCH-FAILED \$wl\""
-			fi
+			# -c: the runs labelled as the boot's kernel; else A/B/A of feature m, tagged m
+			tag=" $m" opt="-f $m"
+			[ "$m" != -c ] || tag="" opt='-c "$label"'
+			echo "	echo \"BENCH-CSV-BEGIN \$wl$tag\""
+			echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $8 $opt || echo \"BENCH-FAILED \$wl\""
 			echo '	echo "BENCH-CSV-END $wl"'
 		done
 		echo 'done'

@@ -130,25 +130,17 @@ static void *msg_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	int nr_msgs = 4, secs = 10, opt, i, b;
+	int nr_msgs = 4, secs = 10, i, b;
 	unsigned long total = 0, requests = 0, *hist, seen, want[3];
 	double elapsed, cpu_s = 0, lat[3];
 	static const double pct[3] = { 0.50, 0.90, 0.99 };
 	struct timespec ts;
 	uint64_t t0;
+	int *vals[] = { &nr_msgs, &nr_workers, &secs, &work_us };
+	static const long lim[][2] = { { 1, 1024 }, { 1, 4096 }, { 1, 1000000 }, { 0, 1000000 } };
 
 	nr_workers = 16;
-	while ((opt = getopt(argc, argv, "m:t:r:w:")) != -1) {
-		switch (opt) {
-		case 'm': nr_msgs = number(optarg, "-m", 1, 1024); break;
-		case 't': nr_workers = number(optarg, "-t", 1, 4096); break;
-		case 'r': secs = number(optarg, "-r", 1, 1000000); break;
-		case 'w': work_us = number(optarg, "-w", 0, 1000000); break;
-		default:
-			fprintf(stderr, "usage: %s [-m M] [-t T] [-r SECONDS] [-w WORK_US]\n", argv[0]);
-			return 2;
-		}
-	}
+	options(argc, argv, "mtrw", vals, lim, "[-m M] [-t T] [-r SECONDS] [-w WORK_US]");
 	if (optind != argc) {
 		fprintf(stderr, "msgbench: unexpected argument '%s'\n", argv[optind]);
 		return 2;

@@ -13,6 +13,7 @@ Usage: bench/stats.py CSV [--title T] [--label C=NAME ...] [--compare C,B[+B2] .
 """
 import argparse
 import csv
+import io
 import json
 import math
 import os
@@ -170,6 +171,14 @@ def regime(data, conds, wl, name, asked_min, lines, flags):
     lines.append("")
 
 
+def write(path, text):
+    """PATH (if given) holds TEXT, written whole or not at all."""
+    if path:
+        with open(path + ".tmp", "w", newline="") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+
+
 def pair(sep, what):
     """An option's X<sep>Y, split; else argparse's error, naming the option."""
     def split(x):
@@ -260,25 +269,16 @@ def main():
         lines.append("CV limit %.4g%% on the main metrics: %s" % (o.cv_max, "exceeded by " + "; ".join(
             out["cv_over"]) if out["cv_over"] else "every condition within it"))
     print("\n".join(lines))
-    if o.json_out:
-        with open(o.json_out + ".tmp", "w") as f:
-            # JSON has no infinity: the t or df of an interval of width 0 is null
-            json.dump(json.loads(re.sub(r"-?\bInfinity\b|\bNaN\b", "null", json.dumps(out))), f, indent=1)
-            f.write("\n")
-        os.replace(o.json_out + ".tmp", o.json_out)
-    if o.csv_out:
-        cols = ["workload", "metric", "condition", "name", "runs", "boots", "mean", "median", "min", "max",
-                "stddev", "cv_pct", "against", "test", "delta_pct", "ci_low_pct", "ci_high_pct", "t", "df", "p",
-                "verdict", "drift_pct"]
-        with open(o.csv_out + ".tmp", "w", newline="") as f:
-            wr = csv.writer(f)
-            wr.writerow(cols)
-            for s in out["conditions"]:
-                for r in [r for r in out["comparisons"] if r["workload"] == s["workload"] and
-                          r["metric"] == s["metric"] and r["condition"] == s["condition"]] or [{}]:
-                    x = dict(s, **{k: v for k, v in r.items() if k in cols[12:]})
-                    wr.writerow(["%.6g" % x[c] if isinstance(x.get(c), float) else x.get(c, "") for c in cols])
-        os.replace(o.csv_out + ".tmp", o.csv_out)
+    # JSON has no infinity: the t or df of an interval of width 0 is null
+    write(o.json_out, json.dumps(json.loads(re.sub(r"-?\bInfinity\b|\bNaN\b", "null", json.dumps(out))), indent=1) + "\n")
+    cols = ["workload", "metric", "condition", "name", "runs", "boots", "mean", "median", "min", "max", "stddev",
+            "cv_pct", "against", "test", "delta_pct", "ci_low_pct", "ci_high_pct", "t", "df", "p", "verdict", "drift_pct"]
+    rows = [dict(s, **{k: v for k, v in r.items() if k in cols[12:]}) for s in out["conditions"]
+            for r in [r for r in out["comparisons"] if all(r[k] == s[k] for k in cols[:3])] or [{}]]
+    buf = io.StringIO()
+    csv.writer(buf).writerows([cols] + [["%.6g" % x[c] if isinstance(x.get(c), float) else x.get(c, "") for c in cols]
+                                        for x in rows])
+    write(o.csv_out, buf.getvalue())
     for x in out["cv_over"]:
         print("stats: CV over the limit of %.4g%%: %s" % (o.cv_max, x), file=sys.stderr)
     sys.exit(6 if out["cv_over"] else 5 if unsure else 0)
