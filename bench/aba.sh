@@ -18,32 +18,28 @@
 #   -D          rebuild the sched domains before each run (a cpuset partition)
 #   -n          check the arguments, files and programs only, change nothing
 #   -S          per-run counters (schedstat 17): ni_lb_count, ni_lb_gained,
-#               lb_gained, run_delay_ms, counted_s, and per domain level L
-#               dom_L_attempts, _pulls, _failed, _nobusyg, _nobusyq, _balanced,
-#               _gained, _cost0, _cost1, _visits, _full, _pinned, _ratio0,
-#               _ratio1 (see snap and deltas; bench/counters.py tabulates them)
-# Workloads (futexbench and msgbench are bench/*.c, built here if missing):
-#   futex         futexbench -t THREADS -w WAKE -r SECONDS (8 threads, 4 wakes)
-#   futex8, futex815, sembench8, sembench815: the sembench mail's conditions
-#                 (8 waking 4, 815 waking 101) in futexbench or in sembench-ng
-#                 -o 2 (a 'sembench' on PATH; -t and -W ignored)
-#   msg, schbench msgbench -m 4 -t T, and Chris Mason's schbench -L -m 4 -M
-#                 auto -t T -n 0 -s 0 (on PATH), both -r SECONDS; T is 2 x
-#                 CPUs / 4: the thread's -t 256 came without its CPU count, so
-#                 every CPU gets more workers going idle and back than it runs
-#   hackbench, stress, perfmsg, perfpipe: hackbench -g THREADS (rt-tests),
-#                 stress-ng --futex THREADS, perf bench sched messaging, pipe
-#   tbench, tbench1, tbench8, tbench16, tbench32: dbench's tbench on
-#                 loopback, the last four at the Zen 3 review's client counts
+#               lb_gained, run_delay_ms, counted_s, and per domain level
+#               dom_LEVEL_* (see deltas; bench/counters.py tabulates them)
+# Workloads (futexbench and msgbench: bench/*.c, built here if missing):
+#   futex (futexbench -t THREADS -w WAKE, 8 and 4); futex8, futex815,
+#   sembench8, sembench815: the sembench mail's 8 waking 4 and 815 waking 101,
+#   in futexbench or sembench-ng -o 2 (on PATH; -t and -W ignored); msg
+#   (msgbench -m 4 -t T) and schbench (Chris Mason's -L -m 4 -M auto -t T -n 0
+#   -s 0, on PATH): T is 2 x CPUs / 4, as his -t 256 came without its CPU
+#   count, so every CPU gets more workers going idle and back than it runs;
+#   hackbench -g THREADS (rt-tests), stress (stress-ng --futex THREADS),
+#   perfmsg, perfpipe (perf bench sched messaging, pipe); tbench, tbench1, 8,
+#   16, 32: dbench's on loopback, at the Zen 3 review's client counts
 # ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY,
-# ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE: the tests' stand-ins for the
-# kernel's files and dbench's client.txt.
+# ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE, ABA_NET_TCP: the tests'
+# stand-ins for the kernel's files and dbench's client.txt.
 # A run that fails or reports no figures stops it all, its output shown.
 set -eu
 FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
 SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat}
 SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
+NETTCP=${ABA_NET_TCP:-/proc/net/tcp}
 # with stand-ins for the features (the tests), no kernel file unless given
 dbg=/sys/kernel/debug/sched
 [ -z "${ABA_FEATURES:-}" ] || dbg=/nonexistent
@@ -85,28 +81,26 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 msgs=4 msgt=$(( $(nproc 2>/dev/null || grep -c ^processor /proc/cpuinfo) * 2 / 4 ))
 [ "$msgt" -ge 1 ] || msgt=1
-case $wl in futex) prog=futexbench ;; msg) prog=msgbench ;; *) prog="" ;; esac
-if [ -n "$prog" ] && ! command -v $prog >/dev/null && [ -f "$here/$prog.c" ]; then
+# the programs WORKLOAD runs, and where to get them
+case $wl in
+futex) prog=futexbench where=bench/futexbench.c ;;
+msg) prog=msgbench where=bench/msgbench.c ;;
+schbench) prog=schbench where="give bench/bare-metal.sh SCHBENCH=path, or put it on PATH" ;;
+sembench) prog=sembench where="sembench-ng; bench/bare-metal.sh fetches it" ;;
+hackbench) prog=hackbench where="Debian: rt-tests" ;;
+stress) prog=stress-ng where="Debian: stress-ng" ;;
+perf*) prog=perf where="Debian: linux-perf; in the lab's guest: LAB_HOST_PROGS" ;;
+tbench) prog="tbench tbench_srv" where="Debian: dbench" loadfile=${ABA_TBENCH_LOADFILE:-/usr/share/dbench/client.txt} ;;
+esac
+if [ -f "$here/$prog.c" ] && ! command -v "$prog" >/dev/null; then
 	# on bare metal, from the source beside this script (-n: the source will do)
 	[ -z "$check" ] || exit 0
 	"$here/build-futexbench.sh" "$here/bin/$prog" ||
 		die "cannot build $here/$prog.c (a C compiler is needed)"
 	PATH=$here/bin:$PATH
 fi
-case $wl in
-futex) command -v futexbench >/dev/null || die "futexbench not found (bench/futexbench.c)" ;;
-msg) command -v msgbench >/dev/null || die "msgbench not found (bench/msgbench.c)" ;;
-schbench) command -v schbench >/dev/null || die "schbench not found (give bench/bare-metal.sh SCHBENCH=path, or put it on PATH)" ;;
-sembench) command -v sembench >/dev/null || die "sembench not found (sembench-ng; bench/bare-metal.sh fetches it)" ;;
-hackbench) command -v hackbench >/dev/null || die "hackbench not found (Debian: rt-tests)" ;;
-stress) command -v stress-ng >/dev/null || die "stress-ng not found (Debian: stress-ng)" ;;
-perf*) command -v perf >/dev/null || die "perf not found (Debian: linux-perf; in the lab's guest: LAB_HOST_PROGS)" ;;
-tbench)
-	command -v tbench >/dev/null && command -v tbench_srv >/dev/null || die "tbench not found (Debian: dbench)"
-	loadfile=${ABA_TBENCH_LOADFILE:-/usr/share/dbench/client.txt}
-	[ -f "$loadfile" ] || die "no $loadfile (Debian: dbench)"
-	;;
-esac
+for p in $prog; do command -v "$p" >/dev/null || die "${prog%% *} not found ($where)"; done
+[ "$wl" != tbench ] || [ -f "$loadfile" ] || die "no $loadfile (Debian: dbench)"
 [ -z "$check" ] || exit 0
 
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
@@ -154,12 +148,12 @@ workload() {
 	tbench) tbench -t "$secs" "$threads" 127.0.0.1 -c "$loadfile" ;;
 	esac
 }
+# pairs: a line of key=value as metric value pairs, but the settings echoed
+pairs() { tr ' ' '\n' | sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' | grep -vE '^(threads|wake|offset|m|t|work_us|seconds) ' || true; }
 figures() {
 	case $wl in
 	futex)
-		tee "$tmp/fout" | grep -v '^interval ' | tr ' ' '\n' |
-			sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
-			grep -v -e '^threads ' -e '^wake ' -e '^seconds ' -e '^offset ' || true
+		tee "$tmp/fout" | grep -v '^interval ' | pairs
 		# the first interval, and the intervals after the warm-up
 		[ "$interval" = 0 ] || awk -v w="$warm" '/^interval / {
 				split($2, a, "="); split($3, b, "="); t = a[2]; c = b[2]
@@ -169,9 +163,7 @@ figures() {
 			END { if (st > 0) printf "steady_per_s %.1f\n", sc * 1000 / st }' "$tmp/fout"
 		;;
 	sembench) sed -n 's/^run time [0-9]* seconds \([0-9]*\) worker burns per second.*/burns_per_s \1/p' ;;
-	msg)
-		tr ' ' '\n' | sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' |
-			grep -v -e '^m ' -e '^t ' -e '^work_us ' -e '^seconds ' || true ;;
+	msg) pairs ;;
 	schbench)
 		# "average rps: N" (schbench's last line); else the last line that
 		# has "rps" and a number after it, whatever its case and spacing
@@ -192,21 +184,23 @@ figures() {
 # T the telemetry: cpu level name visits full (at ratio 1024: nothing asked)
 # ratio attempts pulls [pinned]; R the domain's ratio (- if none) and cost
 snap() {
-	# another version has other columns: refused, not read as these
-	awk '/^version/ { ver = $2 }
+	set -- "$DOMS"/cpu*/domain*
+	# one awk, as a process less is less noise; another version of
+	# schedstat has other columns: refused, not read as these
+	awk -v tel="$TEL" -v doms="$*" '/^version/ { ver = $2 }
 		/^cpu/ { rd += $9; c = substr($1, 4) }
 		/^domain/ { nc += $26; ng += $33; g += $11 + $22 + $33
 			print "D", c, $1, tolower($2), $26, $27, $28, $33, $35, $36 }
 		END { if (ver != 17) { print "aba: -S reads schedstat version 17, " FILENAME " is version " ver >"/dev/stderr"; exit 1 }
-			printf "S %.0f %.0f %.0f %.0f\n", nc, ng, g, rd }' "$SCHEDSTAT"
-	echo "U $(cut -d' ' -f1 /proc/uptime)"
-	[ ! -r "$TEL" ] || sed 's/^/T /' "$TEL"
-	for d in "$DOMS"/cpu*/domain*; do
-		[ -r "$d/name" ] && [ -r "$d/max_newidle_lb_cost" ] || continue
-		c=${d%/domain*}
-		echo "R ${c##*/cpu} ${d##*/domain} $(tr A-Z a-z <"$d/name") $(cat "$d/newidle_ratio" 2>/dev/null || echo -)" \
-			"$(cat "$d/max_newidle_lb_cost")"
-	done
+			printf "S %.0f %.0f %.0f %.0f\n", nc, ng, g, rd
+			getline u <"/proc/uptime"; split(u, a, " "); print "U", a[1]
+			while ((getline l <tel) > 0) print "T", l
+			for (i = split(doms, ds, " "); i > 0; i--) {
+				d = ds[i]; r = "-"
+				if ((getline nm <(d "/name")) <= 0 || (getline k <(d "/max_newidle_lb_cost")) <= 0) continue
+				getline r <(d "/newidle_ratio")
+				c = d; sub(/\/domain[^\/]*$/, "", c); sub(/.*\/cpu/, "", c); sub(/.*\/domain/, "", d)
+				print "R", c, d, tolower(nm), r, k } }' "$SCHEDSTAT"
 }
 # a run's metrics from the snapshots around it, a level's summed over its
 # CPUs and same-named domains (NUMA's). schedstat's lb_balanced holds the
@@ -263,16 +257,24 @@ if [ "$wl" = tbench ]; then
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null || true
 	tbench_srv >/dev/null 2>&1 &
 	srv=$!
-	sleep 1
+	# ready once it listens on its port, 7003 (1B5B): waited for, at most 10 s
+	n=0
+	until grep -qsE '^ *[0-9]+: [0-9A-F]+:1B5B [0-9A-F]+:0000 0A ' "$NETTCP"; do
+		n=$((n + 1))
+		[ $n -le 100 ] && kill -0 "$srv" 2>/dev/null || die "tbench_srv is not listening on port 7003 ($NETTCP)"
+		sleep 0.1
+	done
 fi
 # measure COND RUN: one run under condition COND, its figures on stdout
 measure() {
-	[ -n "$only" ] || set_feat "$([ "$1" = B ] && echo "NO_$feature" || echo "$feature")" ||
-		die "writing $FEAT did not take effect"
+	st=$feature
+	[ "$1" != B ] || st=NO_$feature
+	[ -n "$only" ] || set_feat "$st" || die "writing $FEAT did not take effect"
 	# -D: a partition of the upper half of the CPUs, as lab/guest/stress.sh does
 	[ -z "$rebuild" ] || { ncpu=$(grep -c ^processor /proc/cpuinfo); rebuild_domains "$((ncpu / 2))-$((ncpu - 1))"; } ||
 		die "cannot rebuild the sched domains (-D: needs cgroup2 with cpuset)"
-	echo "# run $2 condition $1 ($(state))" >&2
+	[ -z "$only" ] || st=$(state)
+	echo "# run $2 condition $1 ($st)" >&2
 	rc=0
 	[ -z "$sst" ] || snap >"$tmp/s0"
 	workload >"$tmp/out" 2>&1 || rc=$?
@@ -295,7 +297,9 @@ round=1
 while [ $round -le $((warmups + runs)) ]; do
 	i=$((round - warmups))
 	for cond in ${only:-A B A2}; do
-		measure "$cond" "$([ $i -gt 0 ] && echo $i || echo "w$round")" >"$tmp/fig.run"
+		r=$i
+		[ $i -gt 0 ] || r=w$round
+		measure "$cond" "$r" >"$tmp/fig.run"
 		if [ $i -gt 0 ]; then
 			while read -r metric value; do echo "$label,$cond,$i,$metric,$value,$boot"; done <"$tmp/fig.run" >>"$tmp/csv"
 		else

@@ -1,54 +1,38 @@
 #!/bin/sh
-# One command for a tester with real hardware, as root: the matrix of the
-# series' comparisons on the running kernel, one boot, A/B/A each:
-#   norandom  NI_RANDOM, with NO_NI_GATE set first (where the kernel has
-#             NI_GATE): A the dice, B NO_NI_RANDOM (every visit attempts)
-#   gate      NI_GATE: A the gate, B NO_NI_GATE (the dice)
-#   CANDIDATE each feature of CANDIDATES (NI_FOUND: a newidle attempt that
-#             found a task this CPU may run but did not move it counts as
-#             a success), with NO_NI_GATE set first: A CANDIDATE, B
-#             NO_CANDIDATE (the dice)
-# Each comparison sets its base first: NI_RANDOM on (where it is not the one
-# compared), NO_NI_GATE as said, every other candidate off; a comparison
-# whose features the kernel lacks is skipped, and the report says so. What
-# it sets is put back as it was on exit, failure or Ctrl-C.
-# The workloads: sembench-ng at 26350892f66d (-o 2: 8 workers waking 4,
-# and 815 waking 101; the review's own benchmark), msgbench (the lab's
-# message/worker load, bench/msgbench.c), tbench at 1, 8, 16 and 32 clients
-# (the Zen 3 review's), hackbench, and schbench (Chris Mason's command)
-# when SCHBENCH is given; bench/aba.sh says how each is run and scaled.
-# For each workload one warm-up round (under its first comparison), then
-# for each comparison RUNS rounds of A B A2 of SECONDS_PER_RUN s each, with
-# the schedstat deltas of every run (bench/aba.sh -S); then bench/stats.py's
-# report of each: n, mean, median, min, max, CV, the delta of B against A
-# and A2 with its 95 % Welch interval, and the drift; and where
-# bench/counters.py is there (and executable), its table of the counters
-# per condition and domain level. A condition over BENCH_CV_MAX is named
-# (exit 6), but every condition is still run and reported. The report
-# needs scipy (Debian's python3-scipy), checked before the first run.
-#
-# sembench: SEMBENCH=/path/to/sembench (the tester's own binary), or fetched
-# with git from SEMBENCH_URL and checked out at the review's commit, whose id
-# names the tree it builds (git checks it), then built as the review did:
-# gcc -O2 -g sembench.c -lpthread -lm. Nothing of it is in the lab.
-# schbench: SCHBENCH=/path/to/schbench (the tester's binary; none is fetched).
+# One command for a tester with real hardware, as root: the series'
+# comparisons on the running kernel, one boot, A/B/A each (bench/aba.sh):
+#   norandom  A NI_RANDOM (the dice), B NO_NI_RANDOM (every visit attempts)
+#   gate      A NI_GATE (the gate), B NO_NI_GATE (the dice)
+#   CANDIDATE each of CANDIDATES, B NO_CANDIDATE (the dice); NI_FOUND: an
+#             attempt that found a task this CPU may run but did not move it
+#             counts as a success
+# Each sets its base first: NI_RANDOM on where not compared, NO_NI_GATE but
+# for gate, the other candidates off; one whose features the kernel lacks is
+# skipped, said. What it sets is put back on exit, failure or Ctrl-C.
+# Workloads: sembench-ng at 26350892f66d -o 2 (8 waking 4, 815 waking 101:
+# the review's), msgbench (bench/msgbench.c), tbench at 1, 8, 16, 32 clients
+# (the Zen 3 review's), hackbench, schbench (Chris Mason's) with SCHBENCH.
+# Per workload a warm-up round, then per comparison RUNS rounds of A B A2
+# with aba.sh -S's counters; then bench/stats.py's report (python3-scipy,
+# checked first): the spread, B's delta against A and A2 with its 95 % Welch
+# interval, the drift, and bench/counters.py's table. A condition over
+# BENCH_CV_MAX is named (exit 6), everything still run and reported.
+# sembench: SEMBENCH=path, or cloned from SEMBENCH_URL at the review's
+# commit (checked) and built as the review did: gcc -O2 -g sembench.c -lpthread -lm.
 #
 # Usage: sudo bench/bare-metal.sh [--quick] [--runs-only] [OUTDIR]
 #        bench/bare-metal.sh --time   how long each takes, from the settings
 #        bench/bare-metal.sh --report OUTDIR   the report of a --runs-only run
 #        bench/bare-metal.sh --help   this text (options go before or after OUTDIR)
-#   --runs-only: the runs and their CSVs, no report (where there is no
-#   python3-scipy, as in the lab's guest); --report makes it elsewhere
+#   --runs-only: no report (no python3-scipy, as in the lab's guest)
 #   the full run (the one to report): RUNS=5 rounds of SECONDS_PER_RUN=20 s;
 #   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s
-# Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND"
-#           CANDIDATES="NI_FOUND" (the candidate features)
-#           WORKLOADS="sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench"
-#           (schbench added when SCHBENCH is given and WORKLOADS is not)
-#           SEMBENCH=path  SEMBENCH_URL=https://github.com/davidlohr/sembench-ng
-#           SCHBENCH=path  BENCH_CV_MAX=2 (the CV limit, %; 0: none)
-#           ABA_FEATURES (and bench/aba.sh's other ABA_* files): stand-ins
-#           for the kernel's files, for the tests; root is then not needed
+# Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND",
+#           CANDIDATES="NI_FOUND", WORKLOADS="sembench8 sembench815 msg
+#           tbench1 tbench8 tbench16 tbench32 hackbench" (and schbench with
+#           SCHBENCH=path), SEMBENCH=path, BENCH_CV_MAX=2 (%; 0: none),
+#           SEMBENCH_URL=https://github.com/davidlohr/sembench-ng;
+#           ABA_FEATURES and aba.sh's other ABA_*: the tests' stand-ins
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bare-metal: $*" >&2; exit 1; }
@@ -159,7 +143,8 @@ case " $workloads " in
 *" msg "*)
 	if [ -f "$here/msgbench.c" ]; then
 		"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
-		echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1), built by bench/build-futexbench.sh;" \
+		echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1) (bench.h $(sha256sum "$here/bench.h" | cut -d' ' -f1))," \
+			"built by bench/build-futexbench.sh;" \
 			"-m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
 	else
 		# the lab's guest has it in its initramfs, beside this script

@@ -10,20 +10,8 @@
  * Prints a line of key=value; with -i, also "interval t_ms=... completions=..."
  * every MS milliseconds.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <linux/futex.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
+#define PROG "futexbench"
+#include "bench.h"
 
 struct worker {
 	_Atomic uint32_t word;		/* futex word: 1 while waiting to be woken */
@@ -37,11 +25,6 @@ struct worker {
 static struct worker *workers;
 static _Atomic int stop;
 static _Atomic int started;
-
-static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
-{
-	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
-}
 
 static void *worker_fn(void *arg)
 {
@@ -68,14 +51,6 @@ static void *worker_fn(void *arg)
 	}
 	atomic_store(&w->exited, 1);
 	return NULL;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* se.nr_migrations of the calling thread, -1 when the kernel hides it */
@@ -129,18 +104,6 @@ static int wake_some(int threads, int wake, int *last)
 	return woken;
 }
 
-static int number(const char *s, const char *what, long min)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (*s == '\0' || *end != '\0' || v < min || v > 1000000) {
-		fprintf(stderr, "futexbench: %s takes a number from %ld up, not '%s'\n", what, min, s);
-		exit(2);
-	}
-	return (int)v;
-}
-
 int main(int argc, char **argv)
 {
 	int threads = 8, wake = 4, secs = 10, interval_ms = 0, offset = 0, opt, i, ncpu, last = 0;
@@ -150,20 +113,10 @@ int main(int argc, char **argv)
 	double t0, t, next_iv;
 	cpu_set_t allowed;
 	long m0, m1;
+	int *vals[] = { &threads, &wake, &secs, &interval_ms, &offset };
+	static const long lim[][2] = { { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 0, 0 } };
 
-	while ((opt = getopt(argc, argv, "t:w:r:i:c:")) != -1) {
-		switch (opt) {
-		case 't': threads = number(optarg, "-t", 1); break;
-		case 'w': wake = number(optarg, "-w", 1); break;
-		case 'r': secs = number(optarg, "-r", 1); break;
-		case 'i': interval_ms = number(optarg, "-i", 1); break;
-		case 'c': offset = number(optarg, "-c", 0); break;
-		default:
-			fprintf(stderr, "usage: %s [-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS] [-c OFFSET]\n",
-				argv[0]);
-			return 2;
-		}
-	}
+	options(argc, argv, "twric", vals, lim, "[-t THREADS] [-w WAKE_PER_PASS] [-r SECONDS] [-i MS] [-c OFFSET]");
 	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
 		perror("futexbench: sched_getaffinity");
 		return 1;
@@ -189,12 +142,12 @@ int main(int argc, char **argv)
 
 	getrusage(RUSAGE_THREAD, &r0);
 	m0 = migrations();
-	t0 = now();
+	t0 = now_ns() / 1e9;
 	t = t0;
 	next_iv = t0 + interval_ms / 1e3;
 	while (t - t0 < secs) {
 		wake_some(threads, wake, &last);
-		t = now();
+		t = now_ns() / 1e9;
 		if (interval_ms && t >= next_iv) {
 			total = total_done(threads);
 			printf("interval t_ms=%.0f completions=%lu\n", (t - t0) * 1e3, total - prev);
@@ -217,10 +170,7 @@ int main(int argc, char **argv)
 	}
 
 	{
-		double cpu_us = (r1.ru_utime.tv_sec - r0.ru_utime.tv_sec +
-				 r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) * 1e6 +
-				(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec +
-				 r1.ru_stime.tv_usec - r0.ru_stime.tv_usec);
+		double cpu_us = (ru_cpu_s(&r1) - ru_cpu_s(&r0)) * 1e6;
 		long csw = (r1.ru_nvcsw - r0.ru_nvcsw) + (r1.ru_nivcsw - r0.ru_nivcsw);
 		double k = total / 1000.0;
 		char migr[32] = "na";

@@ -6,19 +6,15 @@
 # win over the preset's
 bench_preset() {
 	local f=$LAB_TOP/bench/presets/$1.conf line key
+	local need="BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_WORKLOADS BENCH_SECONDS BENCH_RUNS BENCH_WARMUP_RUNS BENCH_BOOTS BENCH_REBUILD"
 	[ -f "$f" ] || die "no preset '$1' (bench/presets: $(cd "$LAB_TOP/bench/presets" && ls ./*.conf | sed 's|^\./||; s|\.conf$||' | tr '\n' ' '))"
 	while IFS= read -r line; do
 		case $line in '#'*|'') continue ;; esac
 		key=${line%%=*}
-		case $key in
-		PRESET_DOC|BENCH_CPUS|BENCH_SOCKETS|BENCH_THREADS|BENCH_FEATURES|BENCH_WORKLOADS|\
-		BENCH_SECONDS|BENCH_RUNS|BENCH_WARMUP_RUNS|BENCH_BOOTS|BENCH_REBUILD) ;;
-		*) die "$f: unknown setting '$key'" ;;
-		esac
+		case " PRESET_DOC BENCH_FEATURES $need " in *" $key "*) ;; *) die "$f: unknown setting '$key'" ;; esac
 		[ -n "${!key:-}" ] || eval "$line"
 	done <"$f"
-	for key in BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_WORKLOADS BENCH_SECONDS BENCH_RUNS \
-		BENCH_WARMUP_RUNS BENCH_BOOTS BENCH_REBUILD; do
+	for key in $need; do
 		[ -n "${!key:-}" ] || die "$f does not set $key"
 	done
 	# empty means the preset's value, so '-' asks for no features
@@ -41,24 +37,25 @@ bench_kernel() {
 
 # bench_seeded N SEED...: 0 .. N-1 from the seed: a run's seed gives its boots again
 bench_seeded() {
-	local n=$1
+	local n=$1 h
 	shift
-	echo $(( 0x$(printf '%s\n' "$*" | sha256sum | cut -c1-8) % n ))
+	h=$(sha256sum <<<"$*")
+	echo $(( 0x${h:0:8} % n ))
 }
 
 # bench_shuffle SEED WORD...: the words in an order drawn from the seed
 bench_shuffle() {
-	local seed=$1 w
+	local seed=$1 w h
 	shift
-	for w in "$@"; do printf '%s %s\n' "$(bench_seeded 1000000 "$seed" "$w")" "$w"; done |
-		sort -n | cut -d' ' -f2 | tr '\n' ' ' | sed 's/ $//'
+	# bench_seeded's, inline: a subshell less for each word
+	for w in "$@"; do h=$(sha256sum <<<"$seed $w") && echo "$(( 0x${h:0:8} % 1000000 )) $w"; done | sort -n | cut -d' ' -f2 | paste -sd' '
 }
 
 # bench_guest_script FILE BOOT LABEL FEATURES WORKLOADS DELAY_US OFFSET ARGS MODES:
 # a boot's script; only its BENCH-PARAM lines may differ between boots. MODES:
 # "-c" (runs as they are) or features to A/B/A. BENCH_PLANT: the tests' extra.
 bench_guest_script() {
-	local file=$1 m
+	local file=$1 m tag opt
 	{
 		echo '#!/bin/sh'
 		printf '%s	# BENCH-PARAM\n' "boot=$2" "label=$3" "features=\"$4\"" "workloads=\"$5\"" \
@@ -76,13 +73,11 @@ SH
 		[ -z "${BENCH_PLANT:-}" ] || echo "$BENCH_PLANT"
 		echo 'for wl in $workloads; do'
 		for m in $9; do
-			if [ "$m" = -c ]; then
-				echo '	echo "BENCH-CSV-BEGIN $wl"'
-				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $8 -c \"\$label\" || echo \"BENCH-FAILED \$wl\""
-			else
-				echo "	echo \"BENCH-CSV-BEGIN \$wl $m\""
-				echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $8 -f $m || echo \"BENCH-FAILED \$wl\""
-			fi
+			# -c: the runs labelled as the boot's kernel; else A/B/A of feature m, tagged m
+			tag=" $m" opt="-f $m"
+			[ "$m" != -c ] || tag="" opt='-c "$label"'
+			echo "	echo \"BENCH-CSV-BEGIN \$wl$tag\""
+			echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $8 $opt || echo \"BENCH-FAILED \$wl\""
 			echo '	echo "BENCH-CSV-END $wl"'
 		done
 		echo 'done'

@@ -11,19 +11,8 @@
  * Prints a line of key=value: rps, lat_p50_us, lat_p90_us, lat_p99_us,
  * msg_cpu_s (the message threads' CPU time), msg_cpu_us_per_req, the settings.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <linux/futex.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
+#define PROG "msgbench"
+#include "bench.h"
 
 /*
  * Latency histogram, log-linear over ns: under 32 exact, then 32 buckets per
@@ -55,19 +44,6 @@ static struct msg *msgs;
 static int nr_workers, work_us;
 static _Atomic int started, go, stop, quit;
 
-static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
-{
-	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static int bucket(uint64_t ns)
 {
 	int msb;
@@ -95,7 +71,7 @@ static double thread_cpu_s(void)
 	struct rusage r;
 
 	getrusage(RUSAGE_THREAD, &r);
-	return r.ru_utime.tv_sec + r.ru_stime.tv_sec + (r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
+	return ru_cpu_s(&r);
 }
 
 static void *worker_fn(void *arg)
@@ -152,39 +128,19 @@ static void *msg_fn(void *arg)
 	return NULL;
 }
 
-static int number(const char *s, const char *what, long min, long max)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (*s == '\0' || *end != '\0' || v < min || v > max) {
-		fprintf(stderr, "msgbench: %s takes a number from %ld to %ld, not '%s'\n", what, min, max, s);
-		exit(2);
-	}
-	return (int)v;
-}
-
 int main(int argc, char **argv)
 {
-	int nr_msgs = 4, secs = 10, opt, i, b;
+	int nr_msgs = 4, secs = 10, i, b;
 	unsigned long total = 0, requests = 0, *hist, seen, want[3];
 	double elapsed, cpu_s = 0, lat[3];
 	static const double pct[3] = { 0.50, 0.90, 0.99 };
 	struct timespec ts;
 	uint64_t t0;
+	int *vals[] = { &nr_msgs, &nr_workers, &secs, &work_us };
+	static const long lim[][2] = { { 1, 1024 }, { 1, 4096 }, { 1, 1000000 }, { 0, 1000000 } };
 
 	nr_workers = 16;
-	while ((opt = getopt(argc, argv, "m:t:r:w:")) != -1) {
-		switch (opt) {
-		case 'm': nr_msgs = number(optarg, "-m", 1, 1024); break;
-		case 't': nr_workers = number(optarg, "-t", 1, 4096); break;
-		case 'r': secs = number(optarg, "-r", 1, 1000000); break;
-		case 'w': work_us = number(optarg, "-w", 0, 1000000); break;
-		default:
-			fprintf(stderr, "usage: %s [-m M] [-t T] [-r SECONDS] [-w WORK_US]\n", argv[0]);
-			return 2;
-		}
-	}
+	options(argc, argv, "mtrw", vals, lim, "[-m M] [-t T] [-r SECONDS] [-w WORK_US]");
 	if (optind != argc) {
 		fprintf(stderr, "msgbench: unexpected argument '%s'\n", argv[optind]);
 		return 2;

@@ -28,14 +28,14 @@ host_checks() {
 		--json "$scratch/t.json" --csv "$scratch/t.out.csv" >"$scratch/t.txt"
 	# field KEY [CONDITION [AGAINST [JSON]]]: a comparison's value in the JSON
 	# (B's in t.json by default); cfield KEY: condition B's summary
-	field() { python3 -c 'import json, sys
+	field() { /usr/bin/python3 -c 'import json, sys
 c, a = sys.argv[3], sys.argv[4]
 print([r for r in json.load(open(sys.argv[1]))["comparisons"] if r["condition"] == c and a in ("", r["against"])][0][sys.argv[2]])' \
 		"${4:-$scratch/t.json}" "$1" "${2:-B}" "${3:-}"; }
-	cfield() { python3 -c 'import json, sys
+	cfield() { /usr/bin/python3 -c 'import json, sys
 print([r for r in json.load(open(sys.argv[1]))["conditions"] if r["condition"] == "B"][0][sys.argv[2]])' "$scratch/t.json" "$1"; }
 	# near VALUE EXPECTED TOLERANCE
-	near() { python3 -c 'import sys; a, b, e = map(float, sys.argv[1:]); sys.exit(abs(a - b) > e)' "$@"; }
+	near() { /usr/bin/python3 -c 'import sys; a, b, e = map(float, sys.argv[1:]); sys.exit(abs(a - b) > e)' "$@"; }
 	t_check "stats: Welch t = 5.6204" near "$(field t)" 5.6204 0.0005
 	t_check "stats: Welch-Satterthwaite df = 4.6441" near "$(field df)" 4.6441 0.0005
 	t_check "stats: two-sided p = 0.00312" near "$(field p)" 0.00312 0.00002
@@ -374,11 +374,11 @@ bare_metal_checks() {
 	"$top/bench/build-futexbench.sh" "$scratch/mb/msgbench"
 	"$scratch/mb/msgbench" -m 2 -t 2 -r 1 >"$scratch/mb.out"
 	mb() { sed -n "s/.*\\<$1=\\([0-9.]*\\).*/\\1/p" "$scratch/mb.out"; }
-	gt0() { python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > 0)' "${1:-0}"; }
+	gt0() { /usr/bin/python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > 0)' "${1:-0}"; }
 	t_check "msgbench: 1 s of -m 2 -t 2 completes requests (rps $(mb rps))" gt0 "$(mb rps)"
 	t_check "msgbench: its wakeup latencies, p50 $(mb lat_p50_us) <= p99 $(mb lat_p99_us) us, both over 0" \
 		eval 'gt0 "$(mb lat_p50_us)" && gt0 "$(mb lat_p99_us)" &&
-			python3 -c "import sys; sys.exit(float(sys.argv[1]) > float(sys.argv[2]))" "$(mb lat_p50_us)" "$(mb lat_p99_us)"'
+			/usr/bin/python3 -c "import sys; sys.exit(float(sys.argv[1]) > float(sys.argv[2]))" "$(mb lat_p50_us)" "$(mb lat_p99_us)"'
 	t_check "msgbench: the message threads' CPU time ($(mb msg_cpu_s) s)" gt0 "$(mb msg_cpu_s)"
 	t_check "msgbench: a count of 0 is refused, naming the option" refuses_with "-m takes a number from 1" "$scratch/mb/msgbench" -m 0
 	t_check "msgbench: a count that is not a number is refused" refuses_with "-t takes a number from 1 to 4096, not 'x'" "$scratch/mb/msgbench" -t x
@@ -415,6 +415,7 @@ SB
 	printf '#!/bin/sh\nexec sleep 1000\n' >"$scratch/sb/tbench_srv"
 	chmod +x "$scratch/sb/tbench_srv" "$scratch/bmt/bench/counters.py"
 	echo "load" >"$scratch/client.txt"
+	echo "   1: 00000000:1B5B 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0" >"$scratch/tcp"
 	printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/bm-schedstat"
 	echo 0 >"$scratch/bm-sst"
 	# bmenv [SETTING=VALUE...] COMMAND...: COMMAND with the stand-ins of the
@@ -422,7 +423,7 @@ SB
 	bmenv() {
 		env -u COMPARISONS -u WORKLOADS -u CANDIDATES PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" \
 			ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/bm-schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/bm-sst" \
-			ABA_TBENCH_LOADFILE="$scratch/client.txt" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
+			ABA_TBENCH_LOADFILE="$scratch/client.txt" ABA_NET_TCP="$scratch/tcp" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
 			RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 "$@"
 	}
 	bmsh=$scratch/bmt/bench/bare-metal.sh
