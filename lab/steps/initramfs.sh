@@ -13,9 +13,10 @@ bb=/bin/busybox
 { [ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1; } || die "$bb is not a static busybox: install busybox-static (make deps)"
 
 for prog in futexbench msgbench; do
-	if [ ! -x "$OUT/guest/bin/$prog" ] || [ "$LAB_TOP/bench/$prog.c" -nt "$OUT/guest/bin/$prog" ]; then
+	b=$OUT/guest/bin/$prog
+	if [ ! -x "$b" ] || [ "$LAB_TOP/bench/$prog.c" -nt "$b" ] || [ "$LAB_TOP/bench/bench.h" -nt "$b" ]; then
 		say "building $prog (static)"
-		"$LAB_TOP/bench/build-futexbench.sh" "$OUT/guest/bin/$prog" static
+		"$LAB_TOP/bench/build-futexbench.sh" "$b" static
 	fi
 done
 
