@@ -63,7 +63,7 @@ done
 [ -e "$FEAT" ] || die "no $FEAT: mount debugfs (a kernel with CONFIG_SCHED_DEBUG and DEBUG_FS)"
 [ -w "$FEAT" ] || die "cannot write $FEAT: run as root"
 here=$(cd "$(dirname "$0")" && pwd)
-msgs=4 msgt=$(( $(nproc 2>/dev/null || grep -c ^processor /proc/cpuinfo) * 2 / 4 ))
+ms=${interval#0} msgs=4 msgt=$(( $(nproc 2>/dev/null || grep -c ^processor /proc/cpuinfo) * 2 / 4 ))
 [ "$msgt" -ge 1 ] || msgt=1
 # the programs WORKLOAD runs, and where to get them
 case $wl in
@@ -112,10 +112,7 @@ trap 'exit 130' INT TERM
 # workload: one run, its output on stdout; figures: its metric value pairs
 workload() {
 	case $wl in
-	futex)
-		set -- -t "$threads" -w "$wake" -r "$secs" -c "$offset"
-		[ "$interval" = 0 ] || set -- "$@" -i "$interval"
-		futexbench "$@" ;;
+	futex) futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset" ${ms:+-i "$ms"} ;;
 	sembench) sembench -r "$secs" -o 2 -t "$threads" -w "$wake" ;;
 	msg) msgbench -m "$msgs" -t "$msgt" -r "$secs" ;;
 	schbench) schbench -L -m "$msgs" -M auto -t "$msgt" -n 0 -r "$secs" -s 0 ;;

@@ -111,37 +111,30 @@ mkdir -p "$out/bin"
 PATH=$out/bin:$PATH
 
 : >"$out/programs.txt"
-case " $workloads " in
-*" sembench"*)
-	if [ -n "${SEMBENCH:-}" ]; then
-		cp "$SEMBENCH" "$out/bin/sembench"
-		echo "sembench: the tester's binary, $SEMBENCH" >>"$out/programs.txt"
-	else
-		command -v git >/dev/null && command -v gcc >/dev/null || die "git and gcc are needed to fetch and build sembench (or give SEMBENCH=path)"
-		src=$out/sembench-ng
-		[ -d "$src/.git" ] || git clone -q "$url" "$src" || die "cannot clone $url"
-		git -C "$src" checkout -q "$commit" || die "$url has no commit $commit"
-		[ "$(git -C "$src" rev-parse HEAD)" = "$commit" ] || die "the checkout is not $commit"
-		git -C "$src" diff --quiet || die "$src has local changes"
-		gcc -O2 -g "$src/sembench.c" -lpthread -lm -o "$out/bin/sembench" || die "sembench did not build"
-		echo "sembench: $url at $commit (checked), sembench.c sha256 $(sha256sum "$src/sembench.c" | cut -d' ' -f1)," \
-			"built with gcc -O2 -g sembench.c -lpthread -lm ($(gcc -dumpfullversion))" >>"$out/programs.txt"
-	fi
-	;;
-esac
-case " $workloads " in
-*" msg "*)
-	if [ -f "$here/msgbench.c" ]; then
-		"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
-		echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1) (bench.h $(sha256sum "$here/bench.h" | cut -d' ' -f1))," \
-			"built by bench/build-futexbench.sh; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
-	else
-		# the lab's guest has it in its initramfs, beside this script
-		cp "$here/msgbench" "$out/bin/msgbench" 2>/dev/null || die "no bench/msgbench.c, nor a msgbench beside $0"
-		echo "msgbench: the lab's guest build; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
-	fi
-	;;
-esac
+wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
+if wants sembench && [ -n "${SEMBENCH:-}" ]; then
+	cp "$SEMBENCH" "$out/bin/sembench"
+	echo "sembench: the tester's binary, $SEMBENCH" >>"$out/programs.txt"
+elif wants sembench; then
+	command -v git >/dev/null && command -v gcc >/dev/null || die "git and gcc are needed to fetch and build sembench (or give SEMBENCH=path)"
+	src=$out/sembench-ng
+	[ -d "$src/.git" ] || git clone -q "$url" "$src" || die "cannot clone $url"
+	git -C "$src" checkout -q "$commit" || die "$url has no commit $commit"
+	[ "$(git -C "$src" rev-parse HEAD)" = "$commit" ] || die "the checkout is not $commit"
+	git -C "$src" diff --quiet || die "$src has local changes"
+	gcc -O2 -g "$src/sembench.c" -lpthread -lm -o "$out/bin/sembench" || die "sembench did not build"
+	echo "sembench: $url at $commit (checked), sembench.c sha256 $(sha256sum "$src/sembench.c" | cut -d' ' -f1)," \
+		"built with gcc -O2 -g sembench.c -lpthread -lm ($(gcc -dumpfullversion))" >>"$out/programs.txt"
+fi
+if wants "msg " && [ -f "$here/msgbench.c" ]; then
+	"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
+	echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1) (bench.h $(sha256sum "$here/bench.h" | cut -d' ' -f1))," \
+		"built by bench/build-futexbench.sh; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+elif wants "msg "; then
+	# the lab's guest has it in its initramfs, beside this script
+	cp "$here/msgbench" "$out/bin/msgbench" 2>/dev/null || die "no bench/msgbench.c, nor a msgbench beside $0"
+	echo "msgbench: the lab's guest build; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+fi
 [ -z "${SCHBENCH:-}" ] || { cp "$SCHBENCH" "$out/bin/schbench"
 	echo "schbench: the tester's binary, $SCHBENCH; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"; }
 check_workloads provided
