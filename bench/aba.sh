@@ -1,50 +1,36 @@
 #!/bin/sh
-# Runs of one workload on one boot, a CSV line per measurement
-# (workload,condition,run,metric,value,boot: bench/stats.py's). Runs as root,
-# in the lab's guest or on bare metal; what it changes (a feature,
-# schedstats, sched/verbose) is put back on exit, failure or Ctrl-C.
+# Runs of one workload on one boot, a CSV line per measurement (bench/stats.py's
+# workload,condition,run,metric,value,boot), as root in the lab's guest or on
+# bare metal; a feature, schedstats and sched/verbose are put back on exit.
 # Usage: bench/aba.sh [-w WORKLOAD] [-k RUNS] [-s SECONDS] [-t THREADS] [-W WAKE]
 #          [-f FEATURE | -c NAME] [-o CSV] [-i MS] [-u SECONDS] [-x RUNS]
 #          [-C OFFSET] [-b BOOT] [-D] [-S] [-n]
-#   -f FEATURE  K rounds of A (FEATURE), B (NO_FEATURE), A2 (default NI_RANDOM)
-#   -c NAME     no toggling: K runs as they are, labelled NAME (bench-kernels)
-#   -x RUNS     warm-up rounds first, shown as '# warm-up' lines, never in the
-#               CSV: the first run after a boot is no sample
-#   -b BOOT     the boot's number, the CSV's last column (default 1)
-#   -C OFFSET   futex: the first worker on the OFFSET-th allowed CPU, the rest
-#               in turn from there: it moves a boot's trajectory
-#   -i MS       futex: completions per MS ms, giving transient_per_s (the
-#               first MS) and steady_per_s (after -u SECONDS, default 1)
+#   -f FEATURE  K rounds of A (FEATURE), B (NO_FEATURE), A2 (default NI_RANDOM);
+#   -c NAME     or K runs as they are, labelled NAME (bench-kernels)
+#   -x RUNS     warm-up rounds, '# warm-up' lines, never in the CSV (a boot's first run is no sample)
+#   -b BOOT     the CSV's last column (1);  -n  check arguments and programs, change nothing
+#   -C OFFSET   futex: workers from the OFFSET-th allowed CPU on: it moves a boot's trajectory
+#   -i MS       futex: completions per MS ms: transient_per_s (the first MS) and
+#               steady_per_s (after -u SECONDS, default 1)
 #   -D          rebuild the sched domains before each run (a cpuset partition)
-#   -n          check the arguments, files and programs only, change nothing
-#   -S          per-run counters (schedstat 17): ni_lb_count, ni_lb_gained,
-#               lb_gained, run_delay_ms, counted_s, and per domain level
-#               dom_LEVEL_* (see deltas; bench/counters.py tabulates them)
-# Workloads (futexbench and msgbench: bench/*.c, built here if missing):
-#   futex (futexbench -t THREADS -w WAKE, 8 and 4); futex8, futex815,
-#   sembench8, sembench815: the sembench mail's 8 waking 4 and 815 waking 101,
-#   in futexbench or sembench-ng -o 2 (on PATH; -t and -W ignored); msg
-#   (msgbench -m 4 -t T) and schbench (Chris Mason's -L -m 4 -M auto -t T -n 0
-#   -s 0, on PATH): T is 2 x CPUs / 4, as his -t 256 came without its CPU
-#   count, so every CPU gets more workers going idle and back than it runs;
-#   hackbench -g THREADS (rt-tests), stress (stress-ng --futex THREADS),
-#   perfmsg, perfpipe (perf bench sched messaging, pipe); tbench, tbench1, 8,
-#   16, 32: dbench's on loopback, at the Zen 3 review's client counts
-# ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_TELEMETRY,
-# ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE, ABA_NET_TCP: the tests'
-# stand-ins for the kernel's files and dbench's client.txt.
-# A run that fails or reports no figures stops it all, its output shown.
+#   -S          schedstat 17's counters per run: ni_lb_count, ni_lb_gained, lb_gained,
+#               run_delay_ms, counted_s, dom_LEVEL_* (deltas; bench/counters.py)
+# Workloads (futexbench, msgbench: bench/*.c, built if missing): futex (-t 8 -W 4);
+# futex8, futex815, sembench8, sembench815: the sembench mail's 8 waking 4 and 815
+# waking 101 (sembench: sembench-ng -o 2 on PATH); msg (msgbench -m 4 -t T) and
+# schbench (Chris Mason's -L -m 4 -M auto -t T -n 0 -s 0): T = 2 x CPUs / 4, as his
+# -t 256 came without its CPU count; hackbench -g THREADS, stress (stress-ng --futex),
+# perfmsg, perfpipe (perf bench sched); tbench, tbench1, 8, 16, 32 (dbench, loopback,
+# the Zen 3 review's clients). ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL,
+# ABA_TELEMETRY, ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE, ABA_NET_TCP: the
+# tests' stand-ins. A run that fails or reports no figures stops it all, shown.
 set -eu
-FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
-TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
-SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat}
-SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
-NETTCP=${ABA_NET_TCP:-/proc/net/tcp}
+FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features} TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
+SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat} SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
 # with stand-ins for the features (the tests), no kernel file unless given
-dbg=/sys/kernel/debug/sched
+dbg=/sys/kernel/debug/sched NETTCP=${ABA_NET_TCP:-/proc/net/tcp}
 [ -z "${ABA_FEATURES:-}" ] || dbg=/nonexistent
-DOMS=${ABA_DOMAINS:-$dbg/domains}
-VERB=${ABA_VERBOSE:-$dbg/verbose}
+DOMS=${ABA_DOMAINS:-$dbg/domains} VERB=${ABA_VERBOSE:-$dbg/verbose}
 wl=futex runs=5 secs=10 threads=8 wake=4 feature=NI_RANDOM csv_out=/dev/stdout only="" interval=0 warm=1 rebuild="" sst=""
 warmups=0 offset=0 boot=1 check=""
 while getopts w:k:s:t:W:f:o:c:i:u:x:C:b:DSn opt; do
@@ -62,10 +48,8 @@ label=$wl
 case $wl in
 futex|hackbench|stress|perfmsg|perfpipe|tbench|msg|schbench) ;;
 tbench1|tbench8|tbench16|tbench32) threads=${wl#tbench} wl=tbench ;;
-futex8) wl=futex threads=8 wake=4 ;;
-futex815) wl=futex threads=815 wake=101 ;;
-sembench8) wl=sembench threads=8 wake=4 ;;
-sembench815) wl=sembench threads=815 wake=101 ;;
+futex8|sembench8) wl=${wl%8} threads=8 wake=4 ;;
+futex815|sembench815) wl=${wl%815} threads=815 wake=101 ;;
 *) die "unknown workload '$wl' (futex, futex8, futex815, sembench8, sembench815, msg, schbench, hackbench, stress, perfmsg, perfpipe, tbench, tbench1, tbench8, tbench16, tbench32)" ;;
 esac
 for n in "$runs" "$secs" "$threads" "$wake" "$boot"; do
@@ -79,12 +63,11 @@ done
 [ -e "$FEAT" ] || die "no $FEAT: mount debugfs (a kernel with CONFIG_SCHED_DEBUG and DEBUG_FS)"
 [ -w "$FEAT" ] || die "cannot write $FEAT: run as root"
 here=$(cd "$(dirname "$0")" && pwd)
-msgs=4 msgt=$(( $(nproc 2>/dev/null || grep -c ^processor /proc/cpuinfo) * 2 / 4 ))
+ms=${interval#0} msgs=4 msgt=$(( $(nproc 2>/dev/null || grep -c ^processor /proc/cpuinfo) * 2 / 4 ))
 [ "$msgt" -ge 1 ] || msgt=1
 # the programs WORKLOAD runs, and where to get them
 case $wl in
-futex) prog=futexbench where=bench/futexbench.c ;;
-msg) prog=msgbench where=bench/msgbench.c ;;
+futex|msg) prog=${wl}bench where=bench/${wl}bench.c ;;
 schbench) prog=schbench where="give bench/bare-metal.sh SCHBENCH=path, or put it on PATH" ;;
 sembench) prog=sembench where="sembench-ng; bench/bare-metal.sh fetches it" ;;
 hackbench) prog=hackbench where="Debian: rt-tests" ;;
@@ -95,8 +78,7 @@ esac
 if [ -f "$here/$prog.c" ] && ! command -v "$prog" >/dev/null; then
 	# on bare metal, from the source beside this script (-n: the source will do)
 	[ -z "$check" ] || exit 0
-	"$here/build-futexbench.sh" "$here/bin/$prog" ||
-		die "cannot build $here/$prog.c (a C compiler is needed)"
+	"$here/build-futexbench.sh" "$here/bin/$prog" || die "cannot build $here/$prog.c (a C compiler is needed)"
 	PATH=$here/bin:$PATH
 fi
 for p in $prog; do command -v "$p" >/dev/null || die "${prog%% *} not found ($where)"; done
@@ -121,23 +103,16 @@ restore() {
 }
 trap restore EXIT
 if [ -n "$sst" ]; then
-	sst_orig=$(cat "$SST")
-	echo 1 >"$SST"
+	sst_orig=$(cat "$SST"); echo 1 >"$SST"
 	# the domains directory is there only with sched/verbose on
-	if [ -w "$VERB" ]; then
-		verb_orig=$(cat "$VERB")
-		echo Y >"$VERB"
-	fi
+	[ ! -w "$VERB" ] || { verb_orig=$(cat "$VERB"); echo Y >"$VERB"; }
 fi
 trap 'exit 130' INT TERM
 
 # workload: one run, its output on stdout; figures: its metric value pairs
 workload() {
 	case $wl in
-	futex)
-		set -- -t "$threads" -w "$wake" -r "$secs" -c "$offset"
-		[ "$interval" = 0 ] || set -- "$@" -i "$interval"
-		futexbench "$@" ;;
+	futex) futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset" ${ms:+-i "$ms"} ;;
 	sembench) sembench -r "$secs" -o 2 -t "$threads" -w "$wake" ;;
 	msg) msgbench -m "$msgs" -t "$msgt" -r "$secs" ;;
 	schbench) schbench -L -m "$msgs" -M auto -t "$msgt" -n 0 -r "$secs" -s 0 ;;
@@ -210,61 +185,45 @@ snap() {
 # one of balanced, nobusyg, nobusyq, pinned, failed (a busiest queue,
 # nothing moved) or a pull (lb_count - lb_balanced - lb_failed)
 deltas() {
-	awk 'FNR == 1 { f++ }
-		$1 == "S" { s[f, 1] = $2; s[f, 2] = $3; s[f, 3] = $4; s[f, 4] = $5 }
-		$1 == "U" { up[f] = $2 }
-		$1 == "R" { l = $4; rl[l] = 1; cs[f, l] += $6; cn[f, l]++
-			if ($5 != "-") { rs[f, l] += $5; rn[f, l]++ } }
-		$1 == "D" { k = $2 SUBSEP $3; dk[k] = $4
-			for (i = 5; i <= 10; i++) d[f, k, i] = $i }
-		$1 == "T" { l = tolower($4); lv[l] = 1; k = $2 SUBSEP $3
-			v[f, k] = $5; fu[f, k] = $6; r[f, k] = $7; at[f, k] = $8
+	awk 'function o(l, w, x, f) { printf "dom_%s_%s " (f ? f : "%d") "\n", l, w, x }
+		FNR == 1 { f++ } $1 == "U" { up[f] = $2 } $1 == "S" { for (i = 2; i <= 5; i++) s[f, i] = $i }
+		$1 == "R" { l = $4; rl[l] = 1; cs[f, l] += $6; cn[f, l]++; if ($5 != "-") { rs[f, l] += $5; rn[f, l]++ } }
+		$1 == "D" { k = $2 SUBSEP $3; dk[k] = $4; for (i = 5; i <= 10; i++) d[f, k, i] = $i }
+		$1 == "T" { l = tolower($4); lv[l] = 1; k = $2 SUBSEP $3; v[f, k] = $5; fu[f, k] = $6; at[f, k] = $8
 			if (NF >= 10) pi[f, k] = $10; else nopin[l] = 1
 			if (f == 1) { r0[l] += $7; n0[l]++; keys[k] = l } else { r1[l] += $7; n1[l]++ } }
 		END {
-			printf "ni_lb_count %d\nni_lb_gained %d\nlb_gained %d\nrun_delay_ms %.3f\n",
-				s[2, 1] - s[1, 1], s[2, 2] - s[1, 2], s[2, 3] - s[1, 3], (s[2, 4] - s[1, 4]) / 1e6
-			printf "counted_s %.2f\n", up[2] - up[1]
-			for (k in keys) { l = keys[k]
-				dv[l] += v[2, k] - v[1, k]; df[l] += fu[2, k] - fu[1, k]
+			printf "ni_lb_count %d\nni_lb_gained %d\nlb_gained %d\nrun_delay_ms %.3f\ncounted_s %.2f\n", s[2, 2] - s[1, 2],
+				s[2, 3] - s[1, 3], s[2, 4] - s[1, 4], (s[2, 5] - s[1, 5]) / 1e6, up[2] - up[1]
+			for (k in keys) { l = keys[k]; dv[l] += v[2, k] - v[1, k]; df[l] += fu[2, k] - fu[1, k]
 				da[l] += at[2, k] - at[1, k]; dpi[l] += pi[2, k] - pi[1, k] }
-			for (l in lv) {
-				printf "dom_%s_visits %d\ndom_%s_full %d\ndom_%s_attempts %d\n",
-					l, dv[l], l, df[l], l, da[l]
-				if (!(l in nopin)) printf "dom_%s_pinned %d\n", l, dpi[l]
-				printf "dom_%s_ratio0 %.1f\ndom_%s_ratio1 %.1f\n", l, r0[l] / n0[l], l, (n1[l] ? r1[l] / n1[l] : 0)
-			}
-			for (k in dk) { l = dk[k]; sl[l] = 1
-				for (i = 5; i <= 10; i++) dd[l, i] += d[2, k, i] - d[1, k, i] }
-			for (l in sl) {
-				# 5 lb_count, 6 lb_balanced, 7 lb_failed, 8 lb_gained, 9 lb_nobusyq, 10 lb_nobusyg
-				if (!(l in lv)) printf "dom_%s_attempts %d\n", l, dd[l, 5]
-				bal = dd[l, 6] - dd[l, 9] - dd[l, 10] - (((l in lv) && !(l in nopin)) ? dpi[l] : 0)
-				printf "dom_%s_nobusyg %d\ndom_%s_nobusyq %d\ndom_%s_balanced %d\ndom_%s_failed %d\n",
-					l, dd[l, 10], l, dd[l, 9], l, bal, l, dd[l, 7]
-				printf "dom_%s_pulls %d\ndom_%s_gained %d\n", l, dd[l, 5] - dd[l, 6] - dd[l, 7], l, dd[l, 8]
-			}
+			for (l in lv) { o(l, "visits", dv[l]); o(l, "full", df[l]); o(l, "attempts", da[l])
+				if (!(l in nopin)) o(l, "pinned", dpi[l])
+				o(l, "ratio0", r0[l] / n0[l], "%.1f"); o(l, "ratio1", n1[l] ? r1[l] / n1[l] : 0, "%.1f") }
+			for (k in dk) { l = dk[k]; sl[l] = 1; for (i = 5; i <= 10; i++) dd[l, i] += d[2, k, i] - d[1, k, i] }
+			# 5 lb_count, 6 lb_balanced, 7 lb_failed, 8 lb_gained, 9 lb_nobusyq, 10 lb_nobusyg
+			for (l in sl) { if (!(l in lv)) o(l, "attempts", dd[l, 5])
+				o(l, "nobusyg", dd[l, 10]); o(l, "nobusyq", dd[l, 9])
+				o(l, "balanced", dd[l, 6] - dd[l, 9] - dd[l, 10] - (((l in lv) && !(l in nopin)) ? dpi[l] : 0))
+				o(l, "failed", dd[l, 7]); o(l, "pulls", dd[l, 5] - dd[l, 6] - dd[l, 7]); o(l, "gained", dd[l, 8]) }
 			for (l in rl) {
-				if (!(l in lv) && rn[1, l] && rn[2, l])
-					printf "dom_%s_ratio0 %.1f\ndom_%s_ratio1 %.1f\n", l, rs[1, l] / rn[1, l], l, rs[2, l] / rn[2, l]
-				if (cn[1, l] && cn[2, l])
-					printf "dom_%s_cost0 %.0f\ndom_%s_cost1 %.0f\n", l, cs[1, l] / cn[1, l], l, cs[2, l] / cn[2, l]
-			} }' "$1" "$2"
+				if (!(l in lv) && rn[1, l] && rn[2, l]) { o(l, "ratio0", rs[1, l] / rn[1, l], "%.1f"); o(l, "ratio1", rs[2, l] / rn[2, l], "%.1f") }
+				if (cn[1, l] && cn[2, l]) { o(l, "cost0", cs[1, l] / cn[1, l], "%.0f"); o(l, "cost1", cs[2, l] / cn[2, l], "%.0f") } } }' "$1" "$2"
 }
 
 if [ "$wl" = tbench ]; then
 	# loopback up (the lab's guest starts with it down), the server once
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null || true
-	tbench_srv >/dev/null 2>&1 &
-	srv=$!
 	# ready once it listens on its port, 7003 (1B5B): waited for, at most 10 s
-	n=0
+	tbench_srv >/dev/null 2>&1 & srv=$! n=0
 	until grep -qsE '^ *[0-9]+: [0-9A-F]+:1B5B [0-9A-F]+:0000 0A ' "$NETTCP"; do
 		n=$((n + 1))
 		[ $n -le 100 ] && kill -0 "$srv" 2>/dev/null || die "tbench_srv is not listening on port 7003 ($NETTCP)"
 		sleep 0.1
 	done
 fi
+# shown MESSAGE: the run's output, then die
+shown() { sed 's/^/  /' "$tmp/out" >&2; die "$@"; }
 # measure COND RUN: one run under condition COND, its figures on stdout
 measure() {
 	st=$feature
@@ -279,16 +238,11 @@ measure() {
 	[ -z "$sst" ] || snap >"$tmp/s0"
 	workload >"$tmp/out" 2>&1 || rc=$?
 	[ -z "$sst" ] || snap >"$tmp/s1"
-	if [ "$rc" != 0 ]; then
-		sed 's/^/  /' "$tmp/out" >&2
-		die "run $2, condition $1: $wl failed (exit $rc)"
-	fi
+	[ "$rc" = 0 ] || shown "run $2, condition $1: $wl failed (exit $rc)"
 	figures <"$tmp/out" >"$tmp/fig"
-	if [ ! -s "$tmp/fig" ]; then
-		sed 's/^/  /' "$tmp/out" >&2
-		[ "$wl" != schbench ] || die "run $2, condition $1: schbench printed no rps figure (no \"average rps: N\" line, nor \"rps: N\" or \"rps=N\")"
-		die "run $2, condition $1: $wl reported no figures"
-	fi
+	[ -s "$tmp/fig" ] || [ "$wl" != schbench ] ||
+		shown "run $2, condition $1: schbench printed no rps figure (no \"average rps: N\" line, nor \"rps: N\" or \"rps=N\")"
+	[ -s "$tmp/fig" ] || shown "run $2, condition $1: $wl reported no figures"
 	cat "$tmp/fig"
 	[ -z "$sst" ] || deltas "$tmp/s0" "$tmp/s1"
 }

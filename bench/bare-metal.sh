@@ -1,24 +1,21 @@
 #!/bin/sh
-# One command for a tester with real hardware, as root: the series'
-# comparisons on the running kernel, one boot, A/B/A each (bench/aba.sh):
+# One command for a tester with real hardware, as root: the series' comparisons
+# on the running kernel, one boot, A/B/A each (bench/aba.sh):
 #   norandom  A NI_RANDOM (the dice), B NO_NI_RANDOM (every visit attempts)
 #   gate      A NI_GATE (the gate), B NO_NI_GATE (the dice)
-#   CANDIDATE each of CANDIDATES, B NO_CANDIDATE (the dice); NI_FOUND: an
-#             attempt that found a task this CPU may run but did not move it
-#             counts as a success
-# Each sets its base first: NI_RANDOM on where not compared, NO_NI_GATE but
-# for gate, the other candidates off; one whose features the kernel lacks is
-# skipped, said. What it sets is put back on exit, failure or Ctrl-C.
-# Workloads: sembench-ng at 26350892f66d -o 2 (8 waking 4, 815 waking 101:
-# the review's), msgbench (bench/msgbench.c), tbench at 1, 8, 16, 32 clients
-# (the Zen 3 review's), hackbench, schbench (Chris Mason's) with SCHBENCH.
-# Per workload a warm-up round, then per comparison RUNS rounds of A B A2
-# with aba.sh -S's counters; then bench/stats.py's report (python3-scipy,
-# checked first): the spread, B's delta against A and A2 with its 95 % Welch
-# interval, the drift, and bench/counters.py's table. A condition over
-# BENCH_CV_MAX is named (exit 6), everything still run and reported.
-# sembench: SEMBENCH=path, or cloned from SEMBENCH_URL at the review's
-# commit (checked) and built as the review did: gcc -O2 -g sembench.c -lpthread -lm.
+#   CANDIDATE each of CANDIDATES, B NO_CANDIDATE (the dice); NI_FOUND: an attempt that
+#             found a task this CPU may run but did not move it counts as a success
+# Each sets its base first: NI_RANDOM on where not compared, NO_NI_GATE but for gate,
+# the other candidates off; one the kernel lacks is skipped, said. What it sets is put
+# back on exit, failure or Ctrl-C. Workloads: sembench-ng at 26350892f66d -o 2 (the
+# review's 8 waking 4, 815 waking 101), msgbench (bench/msgbench.c), tbench at 1, 8,
+# 16, 32 clients (the Zen 3 review's), hackbench, schbench (Chris Mason's) with SCHBENCH.
+# Per workload a warm-up round, then per comparison RUNS rounds of A B A2 with aba.sh
+# -S's counters; then bench/stats.py's report (python3-scipy, checked first): spread,
+# B's delta against A and A2 with its 95 % Welch interval, drift, and bench/counters.py's
+# table. A condition over BENCH_CV_MAX is named (exit 6), everything still reported.
+# sembench: SEMBENCH=path, or cloned from SEMBENCH_URL at the review's commit (checked)
+# and built as the review did: gcc -O2 -g sembench.c -lpthread -lm.
 #
 # Usage: sudo bench/bare-metal.sh [--quick] [--runs-only] [OUTDIR]
 #        bench/bare-metal.sh --time   how long each takes, from the settings
@@ -27,12 +24,11 @@
 #   --runs-only: no report (no python3-scipy, as in the lab's guest)
 #   the full run (the one to report): RUNS=5 rounds of SECONDS_PER_RUN=20 s;
 #   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s
-# Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND",
-#           CANDIDATES="NI_FOUND", WORKLOADS="sembench8 sembench815 msg
-#           tbench1 tbench8 tbench16 tbench32 hackbench" (and schbench with
-#           SCHBENCH=path), SEMBENCH=path, BENCH_CV_MAX=2 (%; 0: none),
-#           SEMBENCH_URL=https://github.com/davidlohr/sembench-ng;
-#           ABA_FEATURES and aba.sh's other ABA_*: the tests' stand-ins
+# Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND", CANDIDATES=
+#   "NI_FOUND", WORKLOADS="sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32
+#   hackbench" (and schbench with SCHBENCH=path), SEMBENCH=path, BENCH_CV_MAX=2 (%; 0:
+#   none), SEMBENCH_URL=https://github.com/davidlohr/sembench-ng;
+#   ABA_FEATURES and aba.sh's other ABA_*: the tests' stand-ins
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bare-metal: $*" >&2; exit 1; }
@@ -77,11 +73,8 @@ took() {
 	t_n=$((nw * (1 + nc * $1) * 3))
 	echo "about $(( (t_n * ($2 + 1) + 59) / 60 )) minutes ($t_n runs of $2 s: $nw workloads x (1 warm-up + $nc comparisons x $1 rounds) x A B A2)"
 }
-if [ -n "$time_only" ]; then
-	echo "full: $(took "${RUNS:-$full_runs}" "${SECONDS_PER_RUN:-$full_secs}")"
-	echo "quick: $(took "${RUNS:-$quick_runs}" "${SECONDS_PER_RUN:-$quick_secs}")"
-	exit 0
-fi
+[ -z "$time_only" ] || { echo "full: $(took "${RUNS:-$full_runs}" "${SECONDS_PER_RUN:-$full_secs}")"
+	echo "quick: $(took "${RUNS:-$quick_runs}" "${SECONDS_PER_RUN:-$quick_secs}")"; exit 0; }
 [ -n "$runs_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || die "the report needs scipy: apt install python3-scipy"
 report_one() {
 	"$here/stats.py" "$out/$1-$2.csv" --title "$1, $2: A/B/A of $3 on one boot" --label "A=A  ${4%|*}" \
@@ -108,11 +101,8 @@ F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 # check_workloads others|provided: aba.sh -n of others' workloads, or ours
 check_workloads() {
 	for wl in $workloads; do
-		case $wl in
-		sembench8|sembench815|msg) p=provided ;;
-		schbench) p=$([ -n "${SCHBENCH:-}" ] && echo provided || echo others) ;;
-		*) p=others ;;
-		esac
+		p=others
+		case $wl in sembench8|sembench815|msg) p=provided ;; schbench) [ -z "${SCHBENCH:-}" ] || p=provided ;; esac
 		[ "$p" != "$1" ] || "$here/aba.sh" -n -w "$wl" -s "$secs" || die "workload $wl cannot run here"
 	done
 }
@@ -121,42 +111,32 @@ mkdir -p "$out/bin"
 PATH=$out/bin:$PATH
 
 : >"$out/programs.txt"
-case " $workloads " in
-*" sembench"*)
-	if [ -n "${SEMBENCH:-}" ]; then
-		cp "$SEMBENCH" "$out/bin/sembench"
-		echo "sembench: the tester's binary, $SEMBENCH" >>"$out/programs.txt"
-	else
-		command -v git >/dev/null && command -v gcc >/dev/null || die "git and gcc are needed to fetch and build sembench (or give SEMBENCH=path)"
-		src=$out/sembench-ng
-		[ -d "$src/.git" ] || git clone -q "$url" "$src" || die "cannot clone $url"
-		git -C "$src" checkout -q "$commit" || die "$url has no commit $commit"
-		[ "$(git -C "$src" rev-parse HEAD)" = "$commit" ] || die "the checkout is not $commit"
-		git -C "$src" diff --quiet || die "$src has local changes"
-		gcc -O2 -g "$src/sembench.c" -lpthread -lm -o "$out/bin/sembench" || die "sembench did not build"
-		echo "sembench: $url at $commit (checked), sembench.c sha256 $(sha256sum "$src/sembench.c" | cut -d' ' -f1)," \
-			"built with gcc -O2 -g sembench.c -lpthread -lm ($(gcc -dumpfullversion))" >>"$out/programs.txt"
-	fi
-	;;
-esac
-case " $workloads " in
-*" msg "*)
-	if [ -f "$here/msgbench.c" ]; then
-		"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
-		echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1) (bench.h $(sha256sum "$here/bench.h" | cut -d' ' -f1))," \
-			"built by bench/build-futexbench.sh;" \
-			"-m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
-	else
-		# the lab's guest has it in its initramfs, beside this script
-		cp "$here/msgbench" "$out/bin/msgbench" 2>/dev/null || die "no bench/msgbench.c, nor a msgbench beside $0"
-		echo "msgbench: the lab's guest build; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
-	fi
-	;;
-esac
-if [ -n "${SCHBENCH:-}" ]; then
-	cp "$SCHBENCH" "$out/bin/schbench"
-	echo "schbench: the tester's binary, $SCHBENCH; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
+if wants sembench && [ -n "${SEMBENCH:-}" ]; then
+	cp "$SEMBENCH" "$out/bin/sembench"
+	echo "sembench: the tester's binary, $SEMBENCH" >>"$out/programs.txt"
+elif wants sembench; then
+	command -v git >/dev/null && command -v gcc >/dev/null || die "git and gcc are needed to fetch and build sembench (or give SEMBENCH=path)"
+	src=$out/sembench-ng
+	[ -d "$src/.git" ] || git clone -q "$url" "$src" || die "cannot clone $url"
+	git -C "$src" checkout -q "$commit" || die "$url has no commit $commit"
+	[ "$(git -C "$src" rev-parse HEAD)" = "$commit" ] || die "the checkout is not $commit"
+	git -C "$src" diff --quiet || die "$src has local changes"
+	gcc -O2 -g "$src/sembench.c" -lpthread -lm -o "$out/bin/sembench" || die "sembench did not build"
+	echo "sembench: $url at $commit (checked), sembench.c sha256 $(sha256sum "$src/sembench.c" | cut -d' ' -f1)," \
+		"built with gcc -O2 -g sembench.c -lpthread -lm ($(gcc -dumpfullversion))" >>"$out/programs.txt"
 fi
+if wants "msg " && [ -f "$here/msgbench.c" ]; then
+	"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
+	echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1) (bench.h $(sha256sum "$here/bench.h" | cut -d' ' -f1))," \
+		"built by bench/build-futexbench.sh; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+elif wants "msg "; then
+	# the lab's guest has it in its initramfs, beside this script
+	cp "$here/msgbench" "$out/bin/msgbench" 2>/dev/null || die "no bench/msgbench.c, nor a msgbench beside $0"
+	echo "msgbench: the lab's guest build; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+fi
+[ -z "${SCHBENCH:-}" ] || { cp "$SCHBENCH" "$out/bin/schbench"
+	echo "schbench: the tester's binary, $SCHBENCH; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"; }
 check_workloads provided
 
 SCHED_FEATURES=$F
@@ -189,11 +169,10 @@ base() {
 		[ "$bc" = "$1" ] || ! has "$bc" || set_feat "NO_$bc" || die "writing $F did not take effect"
 	done
 }
-# the feature each comparison toggles, and the names of A and B
-toggled() { case $1 in norandom) echo NI_RANDOM ;; gate) echo NI_GATE ;; *) echo "$1" ;; esac; }
-names() {
-	case $1 in norandom) echo "NI_RANDOM (the dice)|NO_NI_RANDOM (every visit)" ;;
-	gate) echo "NI_GATE (the gate)|NO_NI_GATE (the dice)" ;; *) echo "$1|NO_$1 (the dice)" ;; esac
+# the feature each comparison toggles|the name of A|of B
+toggled() {
+	case $1 in norandom) echo "NI_RANDOM|NI_RANDOM (the dice)|NO_NI_RANDOM (every visit)" ;;
+	gate) echo "NI_GATE|NI_GATE (the gate)|NO_NI_GATE (the dice)" ;; *) echo "$1|$1|NO_$1 (the dice)" ;; esac
 }
 {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \
@@ -214,7 +193,7 @@ for wl in $workloads; do
 	for c in $comparisons; do
 		! lacks "$c" >/dev/null || continue
 		base "$c"
-		f=$(toggled "$c") ab=$(names "$c")
+		ab=$(toggled "$c") && f=${ab%%|*} ab=${ab#*|}
 		set -- -w "$wl" -f "$f" -k "$runs" -s "$secs" -x "$warm" -S -o "$out/$wl-$c.csv"
 		case $wl in futex*) set -- "$@" -i 250 -u $((secs > 5 ? 5 : secs / 2)) ;; esac
 		"$here/aba.sh" "$@"
@@ -223,10 +202,7 @@ for wl in $workloads; do
 		[ -n "$runs_only" ] || report_one "$wl" "$c" "$f" "$ab"
 	done
 done
-if [ -n "$runs_only" ]; then
-	echo "bare-metal: runs only, in $out; the report: bench/bare-metal.sh --report $out" >&2
-	exit 0
-fi
+[ -z "$runs_only" ] || { echo "bare-metal: runs only, in $out; the report: bench/bare-metal.sh --report $out" >&2; exit 0; }
 cat "$out/report.txt"
 echo "bare-metal: results in $out (report.txt; a CSV and a JSON per workload and comparison)" >&2
 exit $rc

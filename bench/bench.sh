@@ -35,14 +35,12 @@ compare() {
 		[ "$va" = "$vb" ] || bad="$bad, $k '$va' against '$vb'"
 	done
 	[ -z "$bad" ] || { say "error: ${a##*/} and ${b##*/} differ where it matters:${bad#,}; not compared"; exit 7; }
-	for c in $(tail -n +2 "$a/aba.csv" | cut -d, -f2 | sort -u); do
-		grep -qx -- "$c" <<<"$(cut -d, -f2 "$b/aba.csv")" || continue
+	for c in $(comm -12 <(tail -n +2 "$a/aba.csv" | cut -d, -f2 | sort -u) <(tail -n +2 "$b/aba.csv" | cut -d, -f2 | sort -u)); do
 		opts+=(--compare "B/$c,A/$c" --label "A/$c=A: $c" --label "B/$c=B: $c")
 	done
 	[ ${#opts[@]} -gt 0 ] || die "${a##*/} and ${b##*/} have no condition in common"
 	printf 'A: %s\nB: %s\n' "$a" "$b"
-	tmp=$(mktemp)	# global: the EXIT trap reads it
-	trap 'rm -f "$tmp"' EXIT
+	tmp=$(mktemp) && trap 'rm -f "$tmp"' EXIT	# global: the EXIT trap reads it
 	# the conditions named by their run, the second run's boots after the first's
 	awk -F, -v OFS=, 'FNR == 1 { f++; if (f == 1) print; next }
 		f == 1 { n = $6 > n ? $6 : n; $2 = "A/" $2; print } f == 2 { $2 = "B/" $2; $6 += n; print }' \
@@ -78,11 +76,8 @@ for round in $(seq 1 "$BENCH_BOOTS"); do
 	# shellcheck disable=SC2086
 	for k in $([ "$mode" = features ] && echo features || bench_shuffle "$BENCH_SEED round $round" $BENCH_KERNELS); do
 		boot=$((boot + 1))
-		if [ "$mode" = features ]; then
-			variant=$BENCH_VARIANT features=$BENCH_FEATURES modes=$BENCH_PAIRS
-		else
-			variant=$(bench_kernel "$k" variant) features="$BENCH_FEATURES $(bench_kernel "$k" features | tr , ' ')" modes=-c
-		fi
+		variant=$BENCH_VARIANT features=$BENCH_FEATURES modes=$BENCH_PAIRS
+		[ "$mode" = features ] || variant=$(bench_kernel "$k" variant) features="$BENCH_FEATURES $(bench_kernel "$k" features | tr , ' ')" modes=-c
 		# shellcheck disable=SC2086
 		BENCH_PLANT=$([ "$k" != "${BENCH_PLANT_KERNEL:-}" ] || echo "${BENCH_PLANT:-}") \
 			bench_guest_script "$dir/guest-$boot.sh" "$boot" "$k" "$(echo ${features% -})" \
@@ -94,11 +89,7 @@ done
 # shellcheck disable=SC2046
 bench_same_work $(ls "$dir"/guest-*.sh | sort -V) || die "the boots would not do the same work around their runs (above): nothing booted"
 { echo "# bench/bench.sh $mode; preset $BENCH_PRESET: $PRESET_DOC; aba.sh $args"; lab_settings_dump; } >"$dir/settings.txt"
-if [ -n "${BENCH_PLAN_ONLY:-}" ]; then
-	cat "$dir/plan.txt"
-	say "plan only: $boot boots, scripts in $dir"
-	exit 0
-fi
+[ -z "${BENCH_PLAN_ONLY:-}" ] || { cat "$dir/plan.txt"; say "plan only: $boot boots, scripts in $dir"; exit 0; }
 
 /usr/bin/python3 -c 'import scipy' 2>/dev/null || die "python3-scipy is missing (make deps)"
 lab_lock

@@ -25,8 +25,7 @@ SPLIT = ["balanced", "nobusyg", "nobusyq", "pinned", "failed"]
 
 
 def die(msg):
-    print("counters: " + msg, file=sys.stderr)
-    sys.exit(2)
+    sys.exit(print("counters: " + msg, file=sys.stderr) or 2)
 
 
 def load(path):
@@ -92,12 +91,10 @@ def main():
             ("counts per second of a run (counted_s, else --seconds %g)" % o.seconds if o.seconds else
              "counts per second of a run (counted_s)") if timed else
             "TOTALS PER RUN: the run length is unknown (no counted_s; give --seconds N for rates)"))
-        lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %-44s | %s" % (
+        lines += ["%-12s %-5s %12s %12s %11s %7s %7s | %-44s | %s" % (
             "", "", "visits" + unit, "attempts" + unit, "pulls" + unit, "att/vis", "pul/att",
-            "ended without a pull, % of those:", "ratio     | cost, us"))
-        lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %8s %8s %8s %8s %8s | %s" % (
-            "condition", "level", "", "", "", "", "", "balanced", "nobusyg", "nobusyq", "pinned", "failed",
-            "start>end | start>end"))
+            "ended without a pull, % of those:", "ratio     | cost, us"), "%-12s %-5s %12s %12s %11s %7s %7s | %8s"
+            " %8s %8s %8s %8s | %s" % ("condition", "level", "", "", "", "", "", *SPLIT, "start>end | start>end")]
         for c, runs in conds.items():
             for lvl in levels(runs):
                 g = lambda what, p=per: avg(runs, "dom_%s_%s" % (lvl, what), p)  # noqa: E731
@@ -106,8 +103,7 @@ def main():
                 cls = {k: g(k) for k in SPLIT}
                 nopull = sum(v for v in cls.values() if v is not None)
                 pct = {k: (100.0 * v / nopull if nopull else 0.0) if v is not None else None for k, v in cls.items()}
-                r0, r1 = g("ratio0", None), g("ratio1", None)
-                k0, k1 = g("cost0", None), g("cost1", None)
+                r0, r1, k0, k1 = (g(k, None) for k in ("ratio0", "ratio1", "cost0", "cost1"))
                 lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %8s %8s %8s %8s %8s | %-9s | %s" % (
                     c[:12], lvl, fmt(vis), fmt(att), fmt(pul),
                     fmt(att / vis if att is not None and vis else None, "%.3f"),
@@ -124,8 +120,8 @@ def main():
         waker = [(c, runs) for c, runs in conds.items()
                  if any("main_migrations_per_1k" in x or "main_cpu_us_per_completion" in x for x in runs.values())]
         if waker:
-            lines.append("  the waker (futexbench's main thread), the mean of the runs:")
-            lines.append("  %-12s %14s %14s %18s" % ("condition", "completions/s", "migrations/s", "cpu_us/completion"))
+            lines += ["  the waker (futexbench's main thread), the mean of the runs:",
+                      "  %-12s %14s %14s %18s" % ("condition", "completions/s", "migrations/s", "cpu_us/completion")]
             for c, runs in waker:
                 mig = [x["main_migrations_per_1k"] * x["completions_per_s"] / 1000.0 for x in runs.values()
                        if "main_migrations_per_1k" in x and "completions_per_s" in x]

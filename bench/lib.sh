@@ -14,9 +14,7 @@ bench_preset() {
 		case " PRESET_DOC BENCH_FEATURES $need " in *" $key "*) ;; *) die "$f: unknown setting '$key'" ;; esac
 		[ -n "${!key:-}" ] || eval "$line"
 	done <"$f"
-	for key in $need; do
-		[ -n "${!key:-}" ] || die "$f does not set $key"
-	done
+	for key in $need; do [ -n "${!key:-}" ] || die "$f does not set $key"; done
 	# empty means the preset's value, so '-' asks for no features
 	[ "${BENCH_FEATURES:-}" != - ] || BENCH_FEATURES=""
 	BENCH_PRESET=$1
@@ -38,16 +36,13 @@ bench_kernel() {
 # bench_seeded N SEED...: 0 .. N-1 from the seed: a run's seed gives its boots again
 bench_seeded() {
 	local n=$1 h
-	shift
-	h=$(sha256sum <<<"$*")
-	echo $(( 0x${h:0:8} % n ))
+	shift && h=$(sha256sum <<<"$*") && echo $(( 0x${h:0:8} % n ))
 }
 
 # bench_shuffle SEED WORD...: the words in an order drawn from the seed
 bench_shuffle() {
 	local seed=$1 w h
-	shift
-	# bench_seeded's, inline: a subshell less for each word
+	shift	# bench_seeded's, inline: a subshell less for each word
 	for w in "$@"; do h=$(sha256sum <<<"$seed $w") && echo "$(( 0x${h:0:8} % 1000000 )) $w"; done | sort -n | cut -d' ' -f2 | paste -sd' '
 }
 
@@ -76,9 +71,7 @@ SH
 			# -c: the runs labelled as the boot's kernel; else A/B/A of feature m, tagged m
 			tag=" $m" opt="-f $m"
 			[ "$m" != -c ] || tag="" opt='-c "$label"'
-			echo "	echo \"BENCH-CSV-BEGIN \$wl$tag\""
-			echo "	aba.sh -w \"\$wl\" -C \"\$offset\" -b \"\$boot\" $8 $opt || echo \"BENCH-FAILED \$wl\""
-			echo '	echo "BENCH-CSV-END $wl"'
+			printf '\techo "BENCH-CSV-BEGIN $wl%s"\n\taba.sh -w "$wl" -C "$offset" -b "$boot" %s %s || echo "BENCH-FAILED $wl"\n\techo "BENCH-CSV-END $wl"\n' "$tag" "$8" "$opt"
 		done
 		echo 'done'
 	} >"$file"

@@ -125,12 +125,12 @@ def compare(d, c, bases, m):
     # the drift: how far the baseline moved while the runs went on
     if len(bases) > 1:
         first, last = [[v for vs in d[b].values() for v in vs] for b in (bases[0], bases[-1])]
-        r["drift_pct"] = 100.0 * (mean(last) - mean(first)) / mean(first) if mean(first) else None
     elif len(d[bases[0]]) > 1:
         bm = samples(d[bases[0]])
-        half = len(bm) // 2
-        r["drift_pct"] = (100.0 * (mean(bm[-half:]) - mean(bm[:half])) / mean(bm[:half])
-                          if mean(bm[:half]) else None)
+        first, last = bm[:len(bm) // 2], bm[-(len(bm) // 2):]
+    else:
+        return r
+    r["drift_pct"] = 100.0 * (mean(last) - mean(first)) / mean(first) if mean(first) else None
     return r
 
 
@@ -172,8 +172,7 @@ def regime(data, conds, wl, name, asked_min, lines, flags):
 
 
 def write(path, text):
-    """PATH (if given) holds TEXT, written whole or not at all."""
-    if path:
+    if path:  # written whole or not at all
         with open(path + ".tmp", "w", newline="") as f:
             f.write(text)
         os.replace(path + ".tmp", path)
@@ -190,15 +189,12 @@ def pair(sep, what):
 
 def main():
     ap = argparse.ArgumentParser(description="the bench's statistics, for one boot or many")
-    ap.add_argument("csv")
-    ap.add_argument("--title", default="A/B/A")
-    ap.add_argument("--label", action="append", default=[], type=pair("=", "CONDITION=NAME"))
-    ap.add_argument("--compare", action="append", default=[], type=pair(",", "CONDITION,BASE[+BASE2]"))
-    ap.add_argument("--control")
-    ap.add_argument("--cv-max", type=float, default=0.0)
-    ap.add_argument("--asked-min", type=float, default=50.0)
-    ap.add_argument("--json", dest="json_out")
-    ap.add_argument("--csv", dest="csv_out")
+    for a, kw in (("csv", {}), ("--title", dict(default="A/B/A")),
+                  ("--label", dict(action="append", default=[], type=pair("=", "CONDITION=NAME"))),
+                  ("--compare", dict(action="append", default=[], type=pair(",", "CONDITION,BASE[+BASE2]"))),
+                  ("--control", {}), ("--cv-max", dict(type=float, default=0.0)), ("--asked-min", dict(type=float, default=50.0)),
+                  ("--json", dict(dest="json_out")), ("--csv", dict(dest="csv_out"))):
+        ap.add_argument(a, **kw)
     o = ap.parse_args()
     data, conds = load(o.csv)
     labels = dict(o.label)
@@ -256,15 +252,11 @@ def main():
                 unsure.append(wl)
             lines.append("")
         regime(data, conds, wl, name, o.asked_min, lines, out["flags"])
-    if unsure:
-        lines.append("The positive control was not told apart for %s: no \"within noise\" there means"
-                     " \"no difference\"." % ", ".join(unsure))
-    elif o.control:
-        lines.append("The positive control was told apart for every workload: a \"within noise\" there"
-                     " means no difference beyond its interval.")
-    else:
-        lines.append("No positive control given: a \"within noise\" does not show that the two could be"
-                     " told apart.")
+    lines.append("The positive control was not told apart for %s: no \"within noise\" there means"
+                 " \"no difference\"." % ", ".join(unsure) if unsure else
+                 "The positive control was told apart for every workload: a \"within noise\" there"
+                 " means no difference beyond its interval." if o.control else
+                 "No positive control given: a \"within noise\" does not show that the two could be told apart.")
     if o.cv_max > 0:
         lines.append("CV limit %.4g%% on the main metrics: %s" % (o.cv_max, "exceeded by " + "; ".join(
             out["cv_over"]) if out["cv_over"] else "every condition within it"))

@@ -9,8 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/bench/lib.sh"
 bench_preset "$BENCH_PRESET"
-variant=$BENCH_VARIANT
-shifts=$SWEEP_SHIFTS lens=$SWEEP_SECONDS runs=$SWEEP_RUNS
+variant=$BENCH_VARIANT shifts=$SWEEP_SHIFTS lens=$SWEEP_SECONDS runs=$SWEEP_RUNS
 /usr/bin/python3 -c "import scipy" 2>/dev/null || die "python3-scipy is missing (make deps)"
 lab_lock
 "$LAB_TOP/lab/prepare.sh" guest "$variant"
@@ -31,28 +30,23 @@ for sh in $shifts; do
 		{ echo "workload,condition,run,metric,value,boot"; "$LAB_TOP/bench/collect.sh" "$dir/console-$sh-$len.txt"; } |
 			sed 's/,NI_GATE:/,/' >"$dir/aba-$sh-$len.csv"
 		"$LAB_TOP/bench/stats.py" "$dir/aba-$sh-$len.csv" --title "shift $sh, $len s" --label A=NI_GATE \
-			--label B=NO_NI_GATE --label A2="NI_GATE again" --json "$dir/report-$sh-$len.json" >"$dir/report-$sh-$len.txt"
+			--label B=NO_NI_GATE --label A2="NI_GATE again" --json "$dir/report-$sh-$len.json" \
+			--csv "$dir/report-$sh-$len.csv" >"$dir/report-$sh-$len.txt"
 		say "sweep: shift $sh, $len s: $wall s wall (boot included)"
 	done
 done
-python3 - "$dir" <<'PY' | tee "$dir/sweep.txt"
-import csv, json, sys
-d = sys.argv[1]
-print("icount sweep: A/B/A on one boot; CV per condition (A, B, A2), %;")
-print("wall/g: the boot's wall seconds per guest second measured (boot included)")
-main = ["completions_per_s", "steady_per_s", "transient_per_s", "seconds", "bogo_ops_per_s",
-        "usecs_per_op", "mb_per_s"]
-print("%5s %4s %5s %7s %6s  %-10s %-18s %-20s %s" % ("shift", "s", "runs", "wall_s", "wall/g",
-      "workload", "metric", "CV A B A2", "mean A B A2"))
-for w in csv.DictReader(open(d + "/wall.csv")):
-    rows = json.load(open("%s/report-%s-%s.json" % (d, w["shift"], w["seconds"])))["conditions"]
-    for wl in dict.fromkeys(r["workload"] for r in rows):
-        for m in main:
-            rs = [r for r in rows if r["workload"] == wl and r["metric"] == m]
-            if not rs:
-                continue
-            print("%5s %4s %5s %7s %6.2f  %-10s %-18s %-20s %s" % (w["shift"], w["seconds"], w["runs"],
-                  w["wall_s"], float(w["wall_s"]) / float(w["guest_s"]), wl, m,
-                  " ".join("%.2f" % r["cv_pct"] for r in rs), " ".join("%.6g" % r["mean"] for r in rs)))
-PY
+{
+	echo "icount sweep: A/B/A on one boot; CV per condition (A, B, A2), %;"
+	echo "wall/g: the boot's wall seconds per guest second measured (boot included)"
+	printf '%5s %4s %5s %7s %6s  %-10s %-18s %-20s %s\n' shift s runs wall_s wall/g workload metric "CV A B A2" "mean A B A2"
+	# a line per workload and main metric of each point's report (stats.py --csv)
+	tail -n +2 "$dir/wall.csv" | while IFS=, read -r sh len r wall g; do
+		awk -F, -v p="$sh $len $r $wall $g" 'BEGIN { split(p, w, " ")
+				n = split("completions_per_s steady_per_s transient_per_s seconds bogo_ops_per_s usecs_per_op mb_per_s", m, " ") }
+			FNR > 1 { if (!($1 in seen)) wls[++nw] = $1; seen[$1] = 1; cv[$1, $2] = cv[$1, $2] sprintf(" %.2f", $12); mn[$1, $2] = mn[$1, $2] " " $7 }
+			END { for (i = 1; i <= nw; i++) for (j = 1; j <= n; j++) if ((wls[i], m[j]) in cv)
+				printf "%5s %4s %5s %7s %6.2f  %-10s %-18s %-20s %s\n", w[1], w[2], w[3], w[4], w[4] / w[5], wls[i], m[j],
+					substr(cv[wls[i], m[j]], 2), substr(mn[wls[i], m[j]], 2) }' "$dir/report-$sh-$len.csv"
+	done
+} | tee "$dir/sweep.txt"
 say "results: $dir/sweep.txt"
