@@ -25,8 +25,8 @@ t_check "guest: both carry futexbench and aba.sh" \
 
 # --- the outbox: scratch places, the sender, a sim that fails, a report
 # from emulation, the model's claim, the two sets, the lint on planted faults
-# the model's tables A, C and D of the series' header (gate_sim table A/C/D),
-# table A without its NI_RATE 8, jitter 1% setting, where the gate misses
+# the rows of gate_sim's tables A, C and D that sim/cover-table.sh reads
+# (table A without its NI_RATE 8, jitter 1% setting), where the gate misses
 # its worst-k claim: the outbox must have a table that backs the letter
 export OUTBOX_DIR=$scratch/outbox OUTBOX_SIM_TABLE=$top/tests/lab/A-lockon.sample
 ident() { env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$1" \
