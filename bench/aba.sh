@@ -14,7 +14,10 @@
 #               steady_per_s (after -u SECONDS, default 1)
 #   -D          rebuild the sched domains before each run (a cpuset partition)
 #   -S          schedstat 17's counters per run: ni_lb_count, ni_lb_gained, lb_gained,
-#               run_delay_ms, counted_s, dom_LEVEL_* (deltas; bench/counters.py)
+#               run_delay_ms, counted_s, dom_LEVEL_* (deltas; bench/counters.py); sembench's
+#               waker (its main thread) from /proc/PID/sched as it exited, per 1000 of its
+#               wake rounds: main_migrations_per_1k, main_failed_{running,hot,affine}_per_1k,
+#               main_cpu_us_per_completion, and main_rounds_per_s
 # Workloads (futexbench, msgbench: bench/*.c, built if missing): futex (-t 8 -W 4);
 # futex8, futex815, sembench8, sembench815: the sembench mail's 8 waking 4 and 815
 # waking 101 (sembench: sembench-ng -o 2 on PATH); msg (msgbench -m 4 -t T) and
@@ -22,8 +25,9 @@
 # -t 256 came without its CPU count; hackbench -g THREADS, stress (stress-ng --futex),
 # perfmsg, perfpipe (perf bench sched); tbench, tbench1, 8, 16, 32 (dbench, loopback,
 # the Zen 3 review's clients). ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL,
-# ABA_TELEMETRY, ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE, ABA_NET_TCP: the
-# tests' stand-ins. A run that fails or reports no figures stops it all, shown.
+# ABA_TELEMETRY, ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE, ABA_NET_TCP,
+# ABA_WAKER_SCHED (for /proc/PID/sched): the tests' stand-ins. A run that fails
+# or reports no figures stops it all, shown.
 set -eu
 FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features} TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
 SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat} SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
@@ -99,6 +103,7 @@ restore() {
 	[ -z "$sst_orig" ] || echo "$sst_orig" >"$SST"
 	[ -z "$verb_orig" ] || echo "$verb_orig" >"$VERB"
 	[ -z "$srv" ] || kill "$srv" 2>/dev/null || true
+	[ ! -s "$tmp/w.pid" ] || { read -r wpid holder <"$tmp/w.pid" && kill "$wpid" "$holder"; } 2>/dev/null || true
 	rm -rf "$tmp"
 }
 trap restore EXIT
@@ -113,7 +118,7 @@ trap 'exit 130' INT TERM
 workload() {
 	case $wl in
 	futex) futexbench -t "$threads" -w "$wake" -r "$secs" -c "$offset" ${ms:+-i "$ms"} ;;
-	sembench) sembench -r "$secs" -o 2 -t "$threads" -w "$wake" ;;
+	sembench) ${sst:+waker} sembench -r "$secs" -o 2 -t "$threads" -w "$wake" ;;
 	msg) msgbench -m "$msgs" -t "$msgt" -r "$secs" ;;
 	schbench) schbench -L -m "$msgs" -M auto -t "$msgt" -n 0 -r "$secs" -s 0 ;;
 	hackbench) hackbench -g "$threads" -l $((secs * 100)) ;;
@@ -122,6 +127,31 @@ workload() {
 	perfpipe) perf bench sched pipe -l $((secs * 10000)) ;;
 	tbench) tbench -t "$secs" "$threads" 127.0.0.1 -c "$loadfile" ;;
 	esac
+}
+# waker COMMAND...: COMMAND, its exit status; its main thread's /proc/PID/sched
+# in $tmp/waker as it ended. Its parent, a sleep, does not reap it: a zombie
+# till read, its exit code in its stat. Nothing polls while it runs: cat ends
+# when it closes its output, as it exits.
+waker() {
+	{ sh -c '"$@" & echo $! $$ >"$0.pid"; exec sleep 86400 >/dev/null 2>&1' "$tmp/w" "$@" 2>&1 & } | cat
+	read -r wpid holder <"$tmp/w.pid"
+	while read -r st <"/proc/$wpid/stat"; do case ${st##*) } in Z*) break ;; esac; sleep 0.05; done
+	cp "${ABA_WAKER_SCHED:-/proc/$wpid/sched}" "$tmp/waker" 2>/dev/null || : >"$tmp/waker"
+	st=$(cat "/proc/$wpid/stat" 2>/dev/null) || st=0
+	kill "$holder" 2>/dev/null
+	rm -f "$tmp/w.pid"
+	st=${st##* }
+	[ $((st & 127)) = 0 ] && return $((st >> 8)) || return $((128 + (st & 127)))
+}
+# wakerfig: the waker's counters per 1000 wake rounds (sembench's main thread
+# burns), its CPU time per round, the rounds per second
+wakerfig() {
+	awk -v s="$secs" 'FNR == NR { if (/^main thread burns: [0-9]/) n = $4; next } $2 == ":" { v[$1] = $3 }
+		END { if (!n) exit; printf "main_rounds_per_s %.1f\n", n / s
+			split("se.nr_migrations migrations nr_failed_migrations_running failed_running " \
+				"nr_failed_migrations_hot failed_hot nr_failed_migrations_affine failed_affine", f, " ")
+			for (i = 1; i < 8; i += 2) if (f[i] in v) printf "main_%s_per_1k %.3f\n", f[i + 1], 1000 * v[f[i]] / n
+			if ("se.sum_exec_runtime" in v) printf "main_cpu_us_per_completion %.4f\n", 1000 * v["se.sum_exec_runtime"] / n }' "$tmp/out" "$tmp/waker"
 }
 # pairs: a line of key=value as metric value pairs, but the settings echoed
 pairs() { tr ' ' '\n' | sed -n 's/^\([a-z_0-9]*\)=\([0-9.]*\)$/\1 \2/p' | grep -vE '^(threads|wake|offset|m|t|work_us|seconds) ' || true; }
@@ -244,6 +274,8 @@ measure() {
 		shown "run $2, condition $1: schbench printed no rps figure (no \"average rps: N\" line, nor \"rps: N\" or \"rps=N\")"
 	[ -s "$tmp/fig" ] || shown "run $2, condition $1: $wl reported no figures"
 	cat "$tmp/fig"
+	[ ! -s "$tmp/waker" ] || wakerfig
+	rm -f "$tmp/waker"
 	[ -z "$sst" ] || deltas "$tmp/s0" "$tmp/s1"
 }
 echo "workload,condition,run,metric,value,boot" >"$tmp/csv"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # One command for a tester with real hardware, as root: the series' comparisons
-# on the running kernel, one boot, A/B/A each (bench/aba.sh):
+# on the running kernel, one boot, A/B/A each (bench/aba.sh). Step one (--step1,
+# and by default on a kernel without NI_GATE, as v7.3): norandom alone on
+# sembench815, sembench8, tbench32 and schbench, on the tester's own kernel.
 #   norandom  A NI_RANDOM (the dice), B NO_NI_RANDOM (every visit attempts)
 #   gate      A NI_GATE (the gate), B NO_NI_GATE (the dice)
 #   CANDIDATE each of CANDIDATES, B NO_CANDIDATE (the dice); NI_FOUND: an attempt that
@@ -9,42 +11,55 @@
 # the other candidates off; one the kernel lacks is skipped, said. What it sets is put
 # back on exit, failure or Ctrl-C. Workloads: sembench-ng at 26350892f66d -o 2 (the
 # review's 8 waking 4, 815 waking 101), msgbench (bench/msgbench.c), tbench at 1, 8,
-# 16, 32 clients (the Zen 3 review's), hackbench, schbench (Chris Mason's) with SCHBENCH.
+# 16, 32 clients (the Zen 3 review's), hackbench, schbench (Chris Mason's): in step one,
+# or with SCHBENCH.
 # Per workload a warm-up round, then per comparison RUNS rounds of A B A2 with aba.sh
 # -S's counters; then bench/stats.py's report (python3-scipy, checked first): spread,
 # B's delta against A and A2 with its 95 % Welch interval, drift, and bench/counters.py's
-# table. A condition over BENCH_CV_MAX is named (exit 6), everything still reported.
+# table (per level the newidle attempts by how they ended; sembench's waker: migrations,
+# failed ones, CPU time per wake round). A kernel where no comparison can run is refused.
 # sembench: SEMBENCH=path, or cloned from SEMBENCH_URL at the review's commit (checked)
-# and built as the review did: gcc -O2 -g sembench.c -lpthread -lm.
+# and built as the review did: gcc -O2 -g sembench.c -lpthread -lm; schbench: SCHBENCH=
+# path, or cloned from SCHBENCH_URL at 24e32b8ef67c (its head of 2025-12-23), built by make.
+# Needs (Debian's names) git, gcc, make; dbench (tbench); rt-tests (hackbench); python3-scipy.
 #
-# Usage: sudo bench/bare-metal.sh [--quick] [--runs-only] [OUTDIR]
-#        bench/bare-metal.sh --time   how long each takes, from the settings
+# Usage: sudo bench/bare-metal.sh [--step1] [--quick] [--runs-only] [OUTDIR]
+#        bench/bare-metal.sh [--step1] --time   how long each takes, from the settings
 #        bench/bare-metal.sh --report OUTDIR   the report of a --runs-only run
 #        bench/bare-metal.sh --help   this text (options go before or after OUTDIR)
 #   --runs-only: no report (no python3-scipy, as in the lab's guest)
 #   the full run (the one to report): RUNS=5 rounds of SECONDS_PER_RUN=20 s;
-#   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s
+#   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s (step one: of 10 s)
 # Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND", CANDIDATES=
 #   "NI_FOUND", WORKLOADS="sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32
-#   hackbench" (and schbench with SCHBENCH=path), SEMBENCH=path, BENCH_CV_MAX=2 (%; 0:
-#   none), SEMBENCH_URL=https://github.com/davidlohr/sembench-ng;
+#   hackbench" (and schbench with SCHBENCH=path; step one: COMPARISONS=norandom, WORKLOADS=
+#   "sembench815 sembench8 tbench32 schbench"), SEMBENCH=path, SCHBENCH=path, BENCH_CV_MAX=0
+#   (%; a main metric's CV over it: exit 6; 0: none, the CV is a column of the tables),
+#   SEMBENCH_URL=https://github.com/davidlohr/sembench-ng, SCHBENCH_URL=https://github.com/
+#   masoncl/schbench;
 #   ABA_FEATURES and aba.sh's other ABA_*: the tests' stand-ins
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bare-metal: $*" >&2; exit 1; }
 # bad arguments and settings: exit 2, before anything is touched
 bad() { echo "bare-metal: $*" >&2; exit 2; }
-quick="" time_only="" runs_only="" report_only="" out=""
+quick="" time_only="" runs_only="" report_only="" out="" step1="" why=""
 for a; do
 	case $a in
-	--quick) quick=1 ;; --time) time_only=1 ;; --runs-only) runs_only=1 ;; --report) report_only=1 ;;
+	--step1) step1=1 ;; --quick) quick=1 ;; --time) time_only=1 ;; --runs-only) runs_only=1 ;; --report) report_only=1 ;;
 	-h|--help) sed -n '2,/^set -eu/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) bad "unknown option $a (--help: the usage)" ;;
 	*) [ -z "$out" ] || bad "one OUTDIR only, not '$out' and '$a'"; out=$a ;;
 	esac
 done
 out=${out:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
+F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
+[ -n "$time_only$report_only" ] || [ -e "$F" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+# step one where the kernel has no NI_GATE and no comparison or workload is asked for
+[ -n "$step1$time_only$report_only${COMPARISONS+c}${WORKLOADS+w}" ] || [ ! -r "$F" ] ||
+	grep -qE '(^| )(NO_)?NI_GATE( |$)' "$F" || step1=1 why=" (the kernel has no NI_GATE)"
 full_runs=5 full_secs=20 quick_runs=3 quick_secs=5
+[ -z "$step1" ] || { quick_secs=10 && : "${COMPARISONS:=norandom}" "${WORKLOADS:=sembench815 sembench8 tbench32 schbench}"; }
 runs=${RUNS:-$([ -n "$quick" ] && echo $quick_runs || echo $full_runs)}
 secs=${SECONDS_PER_RUN:-$([ -n "$quick" ] && echo $quick_secs || echo $full_secs)}
 comparisons=${COMPARISONS:-norandom gate NI_FOUND}
@@ -53,7 +68,9 @@ workloads=${WORKLOADS:-sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench
 [ -n "${WORKLOADS:-}" ] || [ -z "${SCHBENCH:-}" ] || workloads="$workloads schbench"
 url=${SEMBENCH_URL:-https://github.com/davidlohr/sembench-ng}
 commit=26350892f66df56e6fa06a0c7c104ef1de322136
-cvmax=${BENCH_CV_MAX:-2}
+sch_url=${SCHBENCH_URL:-https://github.com/masoncl/schbench}
+sch_commit=24e32b8ef67cbafb0761aed68747d90a291767ae
+cvmax=${BENCH_CV_MAX:-0}
 # the settings first (a CV and an interval need two rounds)
 case $runs in ''|*[!0-9]*|0*|1) bad "RUNS takes a whole number from 2, not '$runs'" ;; esac
 case $secs in ''|*[!0-9]*|0*) bad "SECONDS_PER_RUN takes a whole number from 1, not '$secs'" ;; esac
@@ -65,9 +82,9 @@ for c in $comparisons; do
 	case " norandom gate $candidates " in *" $c "*) ;; *) bad "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
 done
 [ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
-# The time, every comparison there: a run's seconds and up to 1 s to start and
-# stop its threads (futexbench -t 815: 0.2 s over 2 s on 2 cores); hackbench's
-# 100 loops a second take less on hardware. v7.3 skips two comparisons of 3.
+# The time, of the comparisons asked (--time) or of those the kernel has (said at
+# the start): a run's seconds and up to 1 s to start and stop its threads (futexbench
+# -t 815: 0.2 s over 2 s on 2 cores); hackbench's 100 loops a second take less on hardware.
 nc=$(echo $comparisons | wc -w) nw=$(echo $workloads | wc -w)
 took() {
 	t_n=$((nw * (1 + nc * $1) * 3))
@@ -92,63 +109,14 @@ if [ -n "$report_only" ]; then
 	cat "$out/report.txt"
 	exit $rc
 fi
-F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
 [ -n "${ABA_FEATURES:-}" ] || [ "$(id -u)" = 0 ] || die "run as root (it writes $F)"
 [ -z "${SEMBENCH:-}" ] || [ -x "$SEMBENCH" ] || die "SEMBENCH=$SEMBENCH is not an executable"
 [ -z "${SCHBENCH:-}" ] || [ -x "$SCHBENCH" ] || die "SCHBENCH=$SCHBENCH is not an executable"
-[ -e "$F" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 [ -w "$F" ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
-# check_workloads others|provided: aba.sh -n of others' workloads, or ours
-check_workloads() {
-	for wl in $workloads; do
-		p=others
-		case $wl in sembench8|sembench815|msg) p=provided ;; schbench) [ -z "${SCHBENCH:-}" ] || p=provided ;; esac
-		[ "$p" != "$1" ] || "$here/aba.sh" -n -w "$wl" -s "$secs" || die "workload $wl cannot run here"
-	done
-}
-check_workloads others
-mkdir -p "$out/bin"
-PATH=$out/bin:$PATH
-
-: >"$out/programs.txt"
-wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
-if wants sembench && [ -n "${SEMBENCH:-}" ]; then
-	cp "$SEMBENCH" "$out/bin/sembench"
-	echo "sembench: the tester's binary, $SEMBENCH" >>"$out/programs.txt"
-elif wants sembench; then
-	command -v git >/dev/null && command -v gcc >/dev/null || die "git and gcc are needed to fetch and build sembench (or give SEMBENCH=path)"
-	src=$out/sembench-ng
-	[ -d "$src/.git" ] || git clone -q "$url" "$src" || die "cannot clone $url"
-	git -C "$src" checkout -q "$commit" || die "$url has no commit $commit"
-	[ "$(git -C "$src" rev-parse HEAD)" = "$commit" ] || die "the checkout is not $commit"
-	git -C "$src" diff --quiet || die "$src has local changes"
-	gcc -O2 -g "$src/sembench.c" -lpthread -lm -o "$out/bin/sembench" || die "sembench did not build"
-	echo "sembench: $url at $commit (checked), sembench.c sha256 $(sha256sum "$src/sembench.c" | cut -d' ' -f1)," \
-		"built with gcc -O2 -g sembench.c -lpthread -lm ($(gcc -dumpfullversion))" >>"$out/programs.txt"
-fi
-if wants "msg " && [ -f "$here/msgbench.c" ]; then
-	"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
-	echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1) (bench.h $(sha256sum "$here/bench.h" | cut -d' ' -f1))," \
-		"built by bench/build-futexbench.sh; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
-elif wants "msg "; then
-	# the lab's guest has it in its initramfs, beside this script
-	cp "$here/msgbench" "$out/bin/msgbench" 2>/dev/null || die "no bench/msgbench.c, nor a msgbench beside $0"
-	echo "msgbench: the lab's guest build; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
-fi
-[ -z "${SCHBENCH:-}" ] || { cp "$SCHBENCH" "$out/bin/schbench"
-	echo "schbench: the tester's binary, $SCHBENCH; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"; }
-check_workloads provided
-
 SCHED_FEATURES=$F
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
 # shellcheck source=lab/guest/sched.sh
 . "$lib"
-# the features this script writes, as they are, put back on every exit
-orig=""
-for f in NI_RANDOM NI_GATE $candidates; do s=$(feat "$f") && orig="$orig $s"; done
-restore() { for s in $orig; do set_feat "$s" || echo "bare-metal: could not put $s back" >&2; done; }
-trap restore EXIT
-trap 'exit 130' INT TERM
 has() { feat "$1" >/dev/null; }
 # lacks CMP: what of the comparison's features the kernel lacks, or fails
 lacks() {
@@ -158,6 +126,63 @@ lacks() {
 	*) has "$1" && return 1; echo "$1" ;;
 	esac
 }
+runnable=""
+for c in $comparisons; do lacks "$c" >/dev/null || runnable="$runnable $c"; done
+[ -n "$runnable" ] || die "the kernel has no$(for c in $comparisons; do printf ' %s' "$(lacks "$c")"; done): no comparison of '$comparisons' can run here"
+nc=$(echo $runnable | wc -w)
+echo "bare-metal: ${step1:+step one$why: }$(echo $runnable) on $workloads: $(took "$runs" "$secs")" >&2
+# check_workloads others|provided: aba.sh -n of others' workloads, or ours
+check_workloads() {
+	for wl in $workloads; do
+		p=others
+		case $wl in sembench8|sembench815|msg|schbench) p=provided ;; esac
+		[ "$p" != "$1" ] || "$here/aba.sh" -n -w "$wl" -s "$secs" || die "workload $wl cannot run here"
+	done
+}
+check_workloads others
+mkdir -p "$out/bin"
+PATH=$out/bin:$PATH
+
+: >"$out/programs.txt"
+wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
+# provide NAME GIVEN URL COMMIT BUILD: $out/bin/NAME, the tester's binary GIVEN, or
+# URL's code at COMMIT (checked) built in its tree by BUILD; said in programs.txt
+provide() {
+	if [ -n "$2" ]; then
+		cp "$2" "$out/bin/$1" && echo "$1: the tester's binary, $2" >>"$out/programs.txt"
+		return
+	fi
+	for p in git gcc make; do
+		command -v $p >/dev/null || die "$p is needed to fetch and build $1 (Debian and Fedora: $p), or give $1's binary as $(echo "$1" | tr a-z A-Z)=path"
+	done
+	src=$out/$1-src
+	[ -d "$src/.git" ] || git clone -q "$3" "$src" || die "cannot clone $3"
+	git -C "$src" checkout -q "$4" || die "$3 has no commit $4"
+	[ "$(git -C "$src" rev-parse HEAD)" = "$4" ] || die "the checkout is not $4"
+	git -C "$src" diff --quiet || die "$src has local changes"
+	(cd "$src" && $5) >"$out/$1-build.log" 2>&1 || die "$1 did not build ($out/$1-build.log)"
+	cp "$src/$1" "$out/bin/$1"
+	echo "$1: $3 at $4 (checked), built with $5 ($(gcc -dumpfullversion))" >>"$out/programs.txt"
+}
+! wants sembench || provide sembench "${SEMBENCH:-}" "$url" "$commit" "gcc -O2 -g sembench.c -lpthread -lm -o sembench"
+! wants schbench || provide schbench "${SCHBENCH:-}" "$sch_url" "$sch_commit" make
+if wants "msg " && [ -f "$here/msgbench.c" ]; then
+	"$here/build-futexbench.sh" "$out/bin/msgbench" || die "cannot build bench/msgbench.c (a C compiler is needed)"
+	echo "msgbench: bench/msgbench.c sha256 $(sha256sum "$here/msgbench.c" | cut -d' ' -f1) (bench.h $(sha256sum "$here/bench.h" | cut -d' ' -f1))," \
+		"built by bench/build-futexbench.sh; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+elif wants "msg "; then
+	# the lab's guest has it in its initramfs, beside this script
+	cp "$here/msgbench" "$out/bin/msgbench" 2>/dev/null || die "no bench/msgbench.c, nor a msgbench beside $0"
+	echo "msgbench: the lab's guest build; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
+fi
+check_workloads provided
+
+# the features this script writes, as they are, put back on every exit
+orig=""
+for f in NI_RANDOM NI_GATE $candidates; do s=$(feat "$f") && orig="$orig $s"; done
+restore() { for s in $orig; do set_feat "$s" || echo "bare-metal: could not put $s back" >&2; done; }
+trap restore EXIT
+trap 'exit 130' INT TERM
 # base CMP: the comparison's base features (its loop's bc: sh has no locals)
 base() {
 	case $1 in
@@ -178,8 +203,8 @@ toggled() {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \
 		"kernel $(uname -r); features: $(feats)"
 	cat "$out/programs.txt"
-	echo "Runs: per workload 1 warm-up round, then per comparison $runs rounds of A B A2, $secs s each;" \
-		"every comparison: $(took "$runs" "$secs")"
+	echo "Runs: ${step1:+step one$why; }per workload 1 warm-up round, then per comparison $runs rounds of A B A2," \
+		"$secs s each: $(took "$runs" "$secs")"
 	echo "Comparisons: $comparisons; workloads: $workloads"
 	for c in $comparisons; do
 		! what=$(lacks "$c") || echo "(the kernel has no $what: comparison $c skipped)"
@@ -190,8 +215,7 @@ rc=0
 : >"$out/runs.txt"
 for wl in $workloads; do
 	warm=1
-	for c in $comparisons; do
-		! lacks "$c" >/dev/null || continue
+	for c in $runnable; do
 		base "$c"
 		ab=$(toggled "$c") && f=${ab%%|*} ab=${ab#*|}
 		set -- -w "$wl" -f "$f" -k "$runs" -s "$secs" -x "$warm" -S -o "$out/$wl-$c.csv"

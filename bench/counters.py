@@ -6,9 +6,11 @@ Reads a CSV of bench/aba.sh -S and prints, per workload, a line per condition
 and domain level: newidle visits, attempts and pulls per second, attempts per
 visit, pulls per attempt, how the attempts that pulled nothing ended (aba.sh's
 classes, in %), the ratio and the balance cost at the start and end of a run;
-then futexbench's waker: migrations per second, CPU time per completion. Each
-figure is the mean over the condition's runs (a ratio: of the means), per
-second of counted_s, else of --seconds, else a total per run (said).
+then the waker (futexbench's or sembench's main thread): completions (sembench:
+wake rounds), migrations and failed ones (running, hot, affine) per second, CPU
+time per completion. Each figure is the mean over the condition's runs (a
+ratio: of the means), per second of counted_s, else of --seconds, else a total
+per run (said).
 Usage: bench/counters.py CSV [--seconds N]
 """
 import argparse
@@ -73,7 +75,7 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("--seconds", type=float, help="a run's length where it has no counted_s")
     o = ap.parse_args()
-    if o.seconds is not None and o.seconds <= 0:
+    if o.seconds is not None and not 0 < o.seconds < math.inf:
         die("--seconds takes a positive number")
     data = load(o.csv)
     lines = []
@@ -116,17 +118,21 @@ def main():
         if not any(m.startswith("dom_") and m.endswith("_pinned") for x in allruns for m in x):
             lines.append("  pinned: '-' where the kernel has no telemetry of it: its all-pinned attempts"
                          " are in balanced")
-        # futexbench's waker: migrations per 1000 completions times completions per second
+        # the waker: per 1000 completions (futexbench's, or sembench's wake rounds) times completions per second
         waker = [(c, runs) for c, runs in conds.items()
                  if any("main_migrations_per_1k" in x or "main_cpu_us_per_completion" in x for x in runs.values())]
         if waker:
-            lines += ["  the waker (futexbench's main thread), the mean of the runs:",
-                      "  %-12s %14s %14s %18s" % ("condition", "completions/s", "migrations/s", "cpu_us/completion")]
+            lines += ["  the waker (the main thread), the mean of the runs; its migrations, and the failed ones, per s:",
+                      "  %-12s %13s %11s %11s %8s %8s %17s" % ("condition", "completions/s", "migrations",
+                                                               "failed:run", "hot", "affine", "cpu_us/completion")]
             for c, runs in waker:
-                mig = [x["main_migrations_per_1k"] * x["completions_per_s"] / 1000.0 for x in runs.values()
-                       if "main_migrations_per_1k" in x and "completions_per_s" in x]
-                lines.append("  %-12s %14s %14s %18s" % (
-                    c[:12], fmt(avg(runs, "completions_per_s")), fmt(mean(mig) if mig else None, "%.2f"),
+                # a run's completions per second: futexbench's, else sembench's wake rounds
+                rs = [(x, x.get("completions_per_s", x.get("main_rounds_per_s"))) for x in runs.values()]
+                rs = [(x, n) for x, n in rs if n is not None]
+                per_s = [[x[k] * n / 1000.0 for x, n in rs if k in x] for k in
+                         ("main_%s_per_1k" % w for w in ("migrations", "failed_running", "failed_hot", "failed_affine"))]
+                lines.append("  %-12s %13s %11s %11s %8s %8s %17s" % (
+                    c[:12], fmt(mean(n for _, n in rs) if rs else None), *(fmt(mean(v) if v else None, "%.2f") for v in per_s),
                     fmt(avg(runs, "main_cpu_us_per_completion"), "%.4f")))
         lines.append("")
     print("\n".join(lines).rstrip("\n"))

@@ -28,7 +28,8 @@ from scipy.special import stdtr, stdtrit
 PRIMARY = ["completions_per_s", "steady_per_s", "transient_per_s", "burns_per_s", "seconds",
            "bogo_ops_per_s", "ops_per_s", "usecs_per_op", "mb_per_s", "rps"]
 # Counts that explain a result: 'higher' or 'lower', never 'better' or 'worse'
-NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "counted_s", "main_migrations_per_1k", "main_csw_per_1k", "msg_cpu_s"}
+NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "counted_s", "main_migrations_per_1k", "main_csw_per_1k", "msg_cpu_s",
+           "main_failed_running_per_1k", "main_failed_hot_per_1k", "main_failed_affine_per_1k", "main_rounds_per_s"}
 INF = float("inf")
 
 
@@ -173,9 +174,12 @@ def regime(data, conds, wl, name, asked_min, lines, flags):
 
 def write(path, text):
     if path:  # written whole or not at all
-        with open(path + ".tmp", "w", newline="") as f:
-            f.write(text)
-        os.replace(path + ".tmp", path)
+        try:
+            with open(path + ".tmp", "w", newline="") as f:
+                f.write(text)
+            os.replace(path + ".tmp", path)
+        except OSError as e:
+            sys.exit("stats: cannot write %s: %s" % (path, e.strerror))
 
 
 def pair(sep, what):
@@ -196,6 +200,8 @@ def main():
                   ("--json", dict(dest="json_out")), ("--csv", dict(dest="csv_out"))):
         ap.add_argument(a, **kw)
     o = ap.parse_args()
+    if not 0 <= o.cv_max < INF or not 0 <= o.asked_min < INF:
+        ap.error("--cv-max and --asked-min take a number from 0")
     data, conds = load(o.csv)
     labels = dict(o.label)
     name = lambda c: labels.get(c, c)  # noqa: E731

@@ -69,6 +69,9 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "report: a --compare without , is refused, naming it" refuses_with "argument --compare: takes CONDITION" stats "$scratch/t.csv" --compare X
 	t_check "report: a --compare of conditions the CSV lacks is refused, naming them" \
 		refuses_with "has no condition 'X', 'Y' (it has A, B, A2)" stats "$scratch/t.csv" --compare B,A --compare X,Y
+	t_check "report: a --cv-max of nan is refused" refuses_with "--cv-max and --asked-min take a number from 0" stats "$scratch/t.csv" --cv-max nan
+	t_check "report: a JSON it cannot write is said, no traceback" \
+		eval 'refuses_with "stats: cannot write $scratch/no/t.json: No such file" stats "$scratch/t.csv" --json "$scratch/no/t.json"'
 	# verdict_of SED: B's verdict on t.csv edited by SED
 	verdict_of() { sed "$1" "$scratch/t.csv" >"$scratch/v.csv" && stats "$scratch/v.csv" --json "$scratch/t.json" >/dev/null && field verdict; }
 	t_check "stats: an interval that holds 0 (B's runs straddle the baselines) is within noise" \
@@ -261,7 +264,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "counters: the gate's pkg over its own 20 s (5.0/s; v7.3's 10.0 over 10 s)" \
 		row "$scratch/cnt.txt" "gate pkg 5.0 5.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -" "v7.3 pkg $pkg"
 	t_check "counters: the waker's completions, migrations per second and CPU time per completion" \
-		row "$scratch/cnt.txt" "v7.3 1100.0 8.50 2.5000" "gate 2000.0 3.00 1.2500"
+		row "$scratch/cnt.txt" "v7.3 1100.0 8.50 - - - 2.5000" "gate 2000.0 3.00 - - - 1.2500"
 	t_check "counters: the header says the rates are per second of counted_s" \
 		grep -qF 'futex8: newidle balance per level, the mean of 2 run(s) per condition; counts per second of a run (counted_s)' "$scratch/cnt.txt"
 	grep -v ',counted_s,' "$cfx" >"$scratch/nolen.csv"
@@ -271,6 +274,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 			row "$scratch/nolen.txt" "v7.3 mc 1100.0 900.0 350.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"'
 	counters "$scratch/nolen.csv" --seconds 10 >"$scratch/sec.txt"
 	t_check "counters: --seconds N gives the rates where the runs have no counted_s" row "$scratch/sec.txt" "$v73mc" "gate pkg $pkg"
+	t_check "counters: --seconds nan is refused" refuses_with "--seconds takes a positive number" counters "$scratch/nolen.csv" --seconds nan
 	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$cfx" >"$scratch/cnotel.csv"
 	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
 	t_check "counters: a kernel without the telemetry: no visits, no pinned, said" \
@@ -407,7 +411,7 @@ $3
 SB
 		chmod +x "$scratch/$1/$2"
 	}
-	standin sb sembench 'echo "run time 1 seconds 12345 worker burns per second (stand-in)"'
+	standin sb sembench 'echo "main thread burns: 2000"; echo "run time 1 seconds 12345 worker burns per second (stand-in)"'
 	standin sb tbench 'echo "Throughput $(($3 * 10)) MB/sec  $3 clients  $3 procs  max_latency=1.000 ms"'
 	standin sb hackbench 'echo "Time: 0.250"'
 	# schbench only where SCHBENCH says, not on PATH: bare-metal.sh copies it
@@ -502,6 +506,28 @@ SB
 			grep -qx "(the kernel has no NI_FOUND: comparison NI_FOUND skipped)" "$v"'
 	t_check "bare-metal: and norandom alone ran" \
 		eval 'grep -q "^hackbench, norandom: " "$v" && ! grep -q "^hackbench, \(gate\|NI_FOUND\): " "$v" && ! grep -q COUNTERS "$v"'
+	# step one: v7.3, no COMPARISONS or WORKLOADS asked: norandom on sembench815,
+	# sembench8, tbench32 and schbench, its time said first. The waker's /proc/PID/sched
+	# is tests/fixtures/proc-sched: 40 migrations, 10, 4 and 2 failed (running, hot,
+	# affine), 5 ms of CPU over the stand-in's 2000 wake rounds of 1 s: 40.00, 10.00,
+	# 4.00 and 2.00 a second, 2.5 us a round
+	bm "NI_RANDOM NI_RATE" "$scratch/bs1" ABA_WAKER_SCHED="$top/tests/fixtures/proc-sched"
+	t_check "step one: the default on a kernel without NI_GATE, its time said before it starts ($rc)" \
+		test "$rc $(sed -n 1p "$scratch/bs1.txt")" = "0 bare-metal: step one (the kernel has no NI_GATE): norandom on sembench815 sembench8 tbench32 schbench: about 2 minutes (36 runs of 1 s: 4 workloads x (1 warm-up + 1 comparisons x 2 rounds) x A B A2)"
+	t_check "step one: a norandom table for each of the 4 workloads, nothing else" \
+		test "$(sed -n 's/^\([a-z0-9]*, [a-zA-Z_]*\): A\/B\/A of .*/\1/p' "$scratch/bs1/report.txt" | paste -sd' ')" = \
+		"sembench815, norandom sembench8, norandom tbench32, norandom schbench, norandom"
+	"$top/bench/counters.py" "$scratch/bs1/sembench815-norandom.csv" >"$scratch/bs1-cnt.txt"
+	t_check "step one: the counters' second table, the waker's from its /proc/PID/sched, per condition" \
+		row "$scratch/bs1-cnt.txt" "A 2000.0 40.00 10.00 4.00 2.00 2.5000" "B 2000.0 40.00 10.00 4.00 2.00 2.5000"
+	t_check "step one: and the first, per level the newidle attempts by how they ended" grep -q '^A  *mc  *- ' "$scratch/bs1-cnt.txt"
+	bm "NI_RANDOM NI_RATE" "$scratch/bs3" WORKLOADS=sembench8 SB_CRASH_AT=2 BM_OPT=--step1
+	t_check "step one: a sembench that fails is named, its exit status read as it ended ($rc)" \
+		eval 'test "$rc" != 0 && grep -q "run w1, condition B: sembench failed (exit 3)" "$scratch/bs3.txt"'
+	bm "GENTLE_FAIR_SLEEPERS" "$scratch/bs2"
+	t_check "step one: a kernel without NI_RANDOM is refused (exit 1), named, nothing made" \
+		eval 'test "$rc" = 1 && grep -qx "bare-metal: the kernel has no NI_RANDOM: no comparison of .norandom. can run here" "$scratch/bs2.txt" &&
+			test ! -e "$scratch/bs2"'
 
 	# a workload that fails in the second comparison, after the first set
 	# NO_NI_GATE (aba.sh puts back only its own feature, as the comparison found it)
@@ -545,14 +571,23 @@ SB
 		eval 'refuses_with "unknown workload '"'nosuch'"'" bmenv "WORKLOADS=hackbench nosuch" "$bmsh" "$scratch/bmbad" && untouched'
 	t_check "bare-metal: a second OUTDIR is refused (exit 2), and changes nothing" \
 		bm_bad "one OUTDIR only, not '$scratch/bmbad' and 'more'" "$bmsh" "$scratch/bmbad" more
+	t_check "step one: an extra argument is refused (exit 2)" bm_bad "one OUTDIR only, not '$scratch/bmbad' and 'x'" "$bmsh" --step1 "$scratch/bmbad" x
+	t_check "step one: RUNS=1 is refused (exit 2)" bm_bad "RUNS takes a whole number from 2, not '1'" RUNS=1 "$bmsh" "$scratch/bmbad" --step1
+	t_check "step one: SECONDS_PER_RUN=10s is refused (exit 2)" \
+		bm_bad "SECONDS_PER_RUN takes a whole number from 1, not '10s'" SECONDS_PER_RUN=10s "$bmsh" --step1 "$scratch/bmbad"
+	t_check "bare-metal: an unknown option is refused (exit 2)" bm_bad "unknown option --step2" "$bmsh" --step2 "$scratch/bmbad"
 	t_check "bare-metal: --help and -h give the usage of the head comment (exit 0)" \
 		eval '"$bmsh" --help >"$scratch/help.txt" && "$bmsh" -h >"$scratch/h.txt" && cmp -s "$scratch/help.txt" "$scratch/h.txt" &&
-			grep -qx "Usage: sudo bench/bare-metal.sh \[--quick\] \[--runs-only\] \[OUTDIR\]" "$scratch/help.txt"'
+			grep -qx "Usage: sudo bench/bare-metal.sh \[--step1\] \[--quick\] \[--runs-only\] \[OUTDIR\]" "$scratch/help.txt"'
 	# --quick from the defaults, every comparison there: at most 30 minutes
 	# on any machine (the runs are timed), with schbench too
 	quick() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS "$@" "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p'; }
 	q=$(quick -u SCHBENCH) qs=$(quick SCHBENCH=/bin/true)
 	t_check "bare-metal: --quick takes at most 30 minutes: $q, $qs with schbench" eval 'test -n "$q" && test "$q" -le 30 && test "$qs" -le 30'
+	# step one's, from its defaults: 4 workloads x (1 warm-up + 3 rounds) x 3 runs of 10 + 1 s
+	q1=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS "$top/bench/bare-metal.sh" --step1 --time | sed -n 's/^quick: //p')
+	t_check "step one: --quick takes at most 15 minutes ($q1)" \
+		test "$q1" = "about 9 minutes (48 runs of 10 s: 4 workloads x (1 warm-up + 1 comparisons x 3 rounds) x A B A2)"
 
 	# bench/aba.sh's schbench parser: "average rps" first, else "rps: N"; nothing, refused
 	echo "NI_RANDOM" >"$scratch/bm-features"
