@@ -64,8 +64,9 @@ for n in "$interval" "$warm" "$warmups" "$offset"; do
 done
 [ "$interval" = 0 ] || [ "$warm" -lt "$secs" ] || die "-u (warm-up) must be shorter than -s"
 [ "$FEAT" != /sys/kernel/debug/sched/features ] || [ -e "$FEAT" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
-[ -e "$FEAT" ] || die "no $FEAT: mount debugfs (a kernel with CONFIG_SCHED_DEBUG and DEBUG_FS)"
-[ -w "$FEAT" ] || die "cannot write $FEAT: run as root"
+# -n: the programs alone (bench/bare-metal.sh --check checks the kernel's files)
+[ -n "$check" ] || [ -e "$FEAT" ] || die "no $FEAT: mount debugfs (a kernel with CONFIG_SCHED_DEBUG and DEBUG_FS)"
+[ -n "$check" ] || [ -w "$FEAT" ] || die "cannot write $FEAT: run as root"
 here=$(cd "$(dirname "$0")" && pwd)
 ms=${interval#0} msgs=4 msgt=$(( $(nproc 2>/dev/null || grep -c ^processor /proc/cpuinfo) * 2 / 4 ))
 [ "$msgt" -ge 1 ] || msgt=1

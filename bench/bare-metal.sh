@@ -24,6 +24,9 @@
 # Needs (Debian's names) git, gcc, make; dbench (tbench); rt-tests (hackbench); python3-scipy.
 #
 # Usage: sudo bench/bare-metal.sh [--step1] [--quick] [--runs-only] [OUTDIR]
+#        sudo bench/bare-metal.sh [--step1] [--quick] --check   what is missing, all at
+#             once (every run starts with it, and stops if anything is: exit 1), the
+#             comparisons this kernel has and their time
 #        bench/bare-metal.sh [--step1] --time   how long each takes, from the settings
 #        bench/bare-metal.sh --report OUTDIR   the report of a --runs-only run
 #        bench/bare-metal.sh --help   this text (options go before or after OUTDIR)
@@ -37,16 +40,16 @@
 #   (%; a main metric's CV over it: exit 6; 0: none, the CV is a column of the tables),
 #   SEMBENCH_URL=https://github.com/davidlohr/sembench-ng, SCHBENCH_URL=https://github.com/
 #   masoncl/schbench;
-#   ABA_FEATURES and aba.sh's other ABA_*: the tests' stand-ins
+#   ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL and aba.sh's other ABA_*: the tests' stand-ins
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bare-metal: $*" >&2; exit 1; }
 # bad arguments and settings: exit 2, before anything is touched
 bad() { echo "bare-metal: $*" >&2; exit 2; }
-quick="" time_only="" runs_only="" report_only="" out="" step1="" why=""
+quick="" time_only="" runs_only="" report_only="" out="" step1="" why="" check_only=""
 for a; do
 	case $a in
-	--step1) step1=1 ;; --quick) quick=1 ;; --time) time_only=1 ;; --runs-only) runs_only=1 ;; --report) report_only=1 ;;
+	--step1) step1=1 ;; --quick) quick=1 ;; --check) check_only=1 ;; --time) time_only=1 ;; --runs-only) runs_only=1 ;; --report) report_only=1 ;;
 	-h|--help) sed -n '2,/^set -eu/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) bad "unknown option $a (--help: the usage)" ;;
 	*) [ -z "$out" ] || bad "one OUTDIR only, not '$out' and '$a'"; out=$a ;;
@@ -92,7 +95,10 @@ took() {
 }
 [ -z "$time_only" ] || { echo "full: $(took "${RUNS:-$full_runs}" "${SECONDS_PER_RUN:-$full_secs}")"
 	echo "quick: $(took "${RUNS:-$quick_runs}" "${SECONDS_PER_RUN:-$quick_secs}")"; exit 0; }
-[ -n "$runs_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || die "the report needs scipy: apt install python3-scipy"
+# lack WHAT: missing, said; the checks go on, the run does not start (exit 1)
+miss=0
+lack() { echo "bare-metal: missing: $*" >&2; miss=1; }
+[ -n "$runs_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || lack "scipy, for the report (Debian and Fedora: python3-scipy)"
 report_one() {
 	"$here/stats.py" "$out/$1-$2.csv" --title "$1, $2: A/B/A of $3 on one boot" --label "A=A  ${4%|*}" \
 		--label "B=B  ${4#*|}" --label "A2=A2 ${4%|*} again" --cv-max "$cvmax" --json "$out/$1-$2.json" \
@@ -101,6 +107,7 @@ report_one() {
 		echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
 }
 if [ -n "$report_only" ]; then
+	[ "$miss" = 0 ] || exit 1
 	[ -f "$out/runs.txt" ] && [ -f "$out/report.txt" ] || die "$out holds no --runs-only run (runs.txt, report.txt)"
 	! grep -q '^Report: ' "$out/report.txt" || die "$out/report.txt has its report already"
 	echo "Report: made apart from the runs (bench/bare-metal.sh --report)" >>"$out/report.txt"
@@ -109,14 +116,34 @@ if [ -n "$report_only" ]; then
 	cat "$out/report.txt"
 	exit $rc
 fi
-[ -n "${ABA_FEATURES:-}" ] || [ "$(id -u)" = 0 ] || die "run as root (it writes $F)"
-[ -z "${SEMBENCH:-}" ] || [ -x "$SEMBENCH" ] || die "SEMBENCH=$SEMBENCH is not an executable"
-[ -z "${SCHBENCH:-}" ] || [ -x "$SCHBENCH" ] || die "SCHBENCH=$SCHBENCH is not an executable"
-[ -w "$F" ] || die "no $F (CONFIG_DEBUG_FS, debugfs mounted?)"
+[ -n "${ABA_FEATURES:-}" ] || [ "$(id -u)" = 0 ] || lack "root: run it with sudo (it writes $F)"
+[ -z "${SEMBENCH:-}" ] || [ -x "$SEMBENCH" ] || lack "SEMBENCH=$SEMBENCH is not an executable"
+[ -z "${SCHBENCH:-}" ] || [ -x "$SCHBENCH" ] || lack "SCHBENCH=$SCHBENCH is not an executable"
+[ -w "$F" ] || lack "a writable $F (CONFIG_DEBUG_FS, debugfs mounted, root)"
+sst=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
+[ -r "${ABA_SCHEDSTAT:-/proc/schedstat}" ] && [ -w "$sst" ] || lack "CONFIG_SCHEDSTATS, for the counters (a writable $sst)"
+wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
+fetch=""
+! wants sembench || [ -n "${SEMBENCH:-}" ] || fetch=1
+! wants schbench || [ -n "${SCHBENCH:-}" ] || fetch=1
+for p in ${fetch:+git gcc make}; do
+	command -v "$p" >/dev/null || lack "$p, to fetch and build sembench and schbench (Debian and Fedora: $p)"
+done
+# check_workloads others|provided: aba.sh -n of others' workloads (each missing
+# one said by aba.sh), or ours
+check_workloads() {
+	for wl in $workloads; do
+		p=others
+		case $wl in sembench8|sembench815|msg|schbench) p=provided ;; esac
+		[ "$p" != "$1" ] || "$here/aba.sh" -n -w "$wl" -s "$secs" || lack "what workload $wl needs (above)"
+	done
+}
+check_workloads others
 SCHED_FEATURES=$F
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
 # shellcheck source=lab/guest/sched.sh
 . "$lib"
+[ -r "$F" ] || { lack "the kernel's sched features ($F): no comparison can be checked"; exit 1; }
 has() { feat "$1" >/dev/null; }
 # lacks CMP: what of the comparison's features the kernel lacks, or fails
 lacks() {
@@ -131,20 +158,12 @@ for c in $comparisons; do lacks "$c" >/dev/null || runnable="$runnable $c"; done
 [ -n "$runnable" ] || die "the kernel has no$(for c in $comparisons; do printf ' %s' "$(lacks "$c")"; done): no comparison of '$comparisons' can run here"
 nc=$(echo $runnable | wc -w)
 echo "bare-metal: ${step1:+step one$why: }$(echo $runnable) on $workloads: $(took "$runs" "$secs")" >&2
-# check_workloads others|provided: aba.sh -n of others' workloads, or ours
-check_workloads() {
-	for wl in $workloads; do
-		p=others
-		case $wl in sembench8|sembench815|msg|schbench) p=provided ;; esac
-		[ "$p" != "$1" ] || "$here/aba.sh" -n -w "$wl" -s "$secs" || die "workload $wl cannot run here"
-	done
-}
-check_workloads others
+[ "$miss" = 0 ] || exit 1
+[ -z "$check_only" ] || { echo "bare-metal: ready (--check)" >&2; exit 0; }
 mkdir -p "$out/bin"
 PATH=$out/bin:$PATH
 
 : >"$out/programs.txt"
-wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
 # provide NAME GIVEN URL COMMIT BUILD: $out/bin/NAME, the tester's binary GIVEN, or
 # URL's code at COMMIT (checked) built in its tree by BUILD; said in programs.txt
 provide() {
@@ -152,9 +171,6 @@ provide() {
 		cp "$2" "$out/bin/$1" && echo "$1: the tester's binary, $2" >>"$out/programs.txt"
 		return
 	fi
-	for p in git gcc make; do
-		command -v $p >/dev/null || die "$p is needed to fetch and build $1 (Debian and Fedora: $p), or give $1's binary as $(echo "$1" | tr a-z A-Z)=path"
-	done
 	src=$out/$1-src
 	[ -d "$src/.git" ] || git clone -q "$3" "$src" || die "cannot clone $3"
 	git -C "$src" checkout -q "$4" || die "$3 has no commit $4"
@@ -176,6 +192,7 @@ elif wants "msg "; then
 	echo "msgbench: the lab's guest build; -m 4 -t (2 x CPUs / 4)" >>"$out/programs.txt"
 fi
 check_workloads provided
+[ "$miss" = 0 ] || exit 1
 
 # the features this script writes, as they are, put back on every exit
 orig=""

@@ -524,6 +524,17 @@ SB
 	bm "NI_RANDOM NI_RATE" "$scratch/bs3" WORKLOADS=sembench8 SB_CRASH_AT=2 BM_OPT=--step1
 	t_check "step one: a sembench that fails is named, its exit status read as it ended ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "run w1, condition B: sembench failed (exit 3)" "$scratch/bs3.txt"'
+	# --check: what is missing, all at once, nothing touched; ready, with the time
+	bm "NI_RANDOM NI_RATE" "$scratch/bs4" WORKLOADS="sembench8 tbench32" SEMBENCH=/nonexistent/sembench \
+		ABA_SCHEDSTATS_SYSCTL=/nonexistent/sst ABA_TBENCH_LOADFILE=/nonexistent/client.txt BM_OPT=--check
+	t_check "--check: what is missing, all at once (exit 1), nothing made or set ($rc)" \
+		eval 'test "$rc" = 1 && test "$(grep -c "^bare-metal: missing: " "$scratch/bs4.txt")" = 3 &&
+			has "$scratch/bs4.txt" "SEMBENCH=/nonexistent/sembench is not an executable" "CONFIG_SCHEDSTATS" "no /nonexistent/client.txt" &&
+			test ! -e "$scratch/bs4" && test "$(bstate)" = "NI_RANDOM NI_RATE"'
+	bm "NI_RANDOM NI_RATE" "$scratch/bs5" BM_OPT="--check --quick"
+	t_check "--check: a ready machine, step one's comparison and time said (exit 0, $rc)" \
+		eval 'test "$rc" = 0 && has -x "$scratch/bs5.txt" "bare-metal: step one .*: norandom on .*: about [0-9]* minutes .*" \
+			"bare-metal: ready (--check)" && test ! -e "$scratch/bs5"'
 	bm "GENTLE_FAIR_SLEEPERS" "$scratch/bs2"
 	t_check "step one: a kernel without NI_RANDOM is refused (exit 1), named, nothing made" \
 		eval 'test "$rc" = 1 && grep -qx "bare-metal: the kernel has no NI_RANDOM: no comparison of .norandom. can run here" "$scratch/bs2.txt" &&
