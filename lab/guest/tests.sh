@@ -111,10 +111,13 @@ fi
 # Negative controls: each must fail the tests its patch names, and leave the
 # knobs and no process, unless it says it leaves changes.
 for bin in /lab/bin/newidle_gate_test.*; do
-	case $bin in *.fails|*.run|*.leaves|*'*'*) continue ;; esac
+	case $bin in *.fails|*.run|*.leaves|*.term|*'*'*) continue ;; esac
 	name=$(basename "$bin")
 	clean=yes
-	clean_after "$name" newidle_gate_te sh -c "$bin $(cat "$bin.run") >/tmp/neg.log 2>&1" || clean=no
+	cmd="$bin $(cat "$bin.run") >/tmp/neg.log 2>&1"
+	# term: the harness gets SIGTERM that many seconds in
+	[ ! -s "$bin.term" ] || cmd="$cmd & sleep $(cat "$bin.term"); kill -TERM \$!; wait \$!"
+	clean_after "$name" newidle_gate_te sh -c "$cmd" || clean=no
 	if [ -s "$bin.leaves" ]; then
 		[ $clean = no ] && t_ok "negative control: the changes $name leaves are seen" ||
 			t_notok "negative control: the changes $name leaves went unseen"

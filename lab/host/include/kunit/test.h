@@ -21,17 +21,10 @@ struct kunit {
 	bool failed;
 };
 
-enum kunit_speed { KUNIT_SPEED_NORMAL, KUNIT_SPEED_SLOW };
-
-struct kunit_attributes {
-	enum kunit_speed speed;
-};
-
 struct kunit_case {
 	void (*run_case)(struct kunit *test);
 	const char *name;
 	const void *(*generate_params)(struct kunit *test, const void *prev, char *desc);
-	struct kunit_attributes attr;
 };
 
 struct kunit_suite {
@@ -40,8 +33,8 @@ struct kunit_suite {
 };
 
 #define KUNIT_CASE(f)			{ .run_case = f, .name = #f }
-#define KUNIT_CASE_PARAM_ATTR(f, gen, a)	\
-	{ .run_case = f, .name = #f, .generate_params = gen, .attr = a }
+#define KUNIT_CASE_PARAM(f, gen)	\
+	{ .run_case = f, .name = #f, .generate_params = gen }
 
 #define KUNIT_ARRAY_PARAM(name, array, get_desc)					\
 	static const void *name##_gen_params(struct kunit *test __maybe_unused,	\
