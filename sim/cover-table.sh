@@ -59,9 +59,9 @@ END {
 	printf "  CPUs'"'"' distinct states at the end\n"
 	printf "     N  ratio             gate   states  dice, 8 seeds\n"
 	for (i = 1; i <= nls; i++) { row = ls[i]; sub(/ +$/, "", row); print row }
-	printf "\n  pulls / the dice when pull chances come every k-th visit:\n"
-	printf "  mean over k = 2..1024 / worst k, in %%\n"
-	printf "  NI_RATE  jitter  gate           places at 0    hash_32 places dice, other draws\n"
+	printf "\n  pulls over the fixed dice'"'"'s (1/64 weights) when pull chances come\n"
+	printf "  every k-th visit: mean over k = 2..1024 / worst k, in %%\n"
+	printf "  NI_RATE  jitter  gate           places at 0    hash_32 places dice, lowest of 3\n"
 	for (i = 1; i <= nlo; i++) {
 		split(order[i], tj, SUBSEP)
 		g = order[i] SUBSEP "gate/64"; p = order[i] SUBSEP "plain/64"
