@@ -131,7 +131,7 @@ for bin in /lab/bin/newidle_gate_test.*; do
 	fi
 	[ ! -s "$bin.term" ] || set_knobs N NI_RANDOM NI_RATE NI_GATE 0
 	if [ "$mode" = check ]; then
-		sed "s/^/# $name: /" /tmp/neg.log | grep -E ': (not )?ok|Expected|windows and|timeout'
+		sed "s/^/# $name: /" /tmp/neg.log | grep -E ': (not )?ok|Expected|windows and|timeout' | head -n 20
 	else
 		echo "# $name: $(grep -c 'Expected\|terminated by timeout' /tmp/neg.log) expected failure(s) (make check logs them)"
 	fi
