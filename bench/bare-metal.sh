@@ -56,10 +56,17 @@ for a; do
 	esac
 done
 out=${out:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
-F=${ABA_FEATURES:-/sys/kernel/debug/sched/features}
-[ -n "$time_only$report_only" ] || [ -e "$F" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+F=${ABA_FEATURES:-/sys/kernel/debug/sched/features} LK=${ABA_LOCKDOWN:-/sys/kernel/security/lockdown}
+# debugfs mounted for the run, unmounted on exit (--check changes nothing)
+mounted="" unread="" orig="" started=""
+unmount() { [ -z "$mounted" ] || umount /sys/kernel/debug || echo "bare-metal: could not unmount /sys/kernel/debug" >&2; }
+[ -n "$time_only$report_only" ] || [ -e "$F" ] || { mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null && mounted=1; } || true
+trap unmount EXIT
+trap 'echo "bare-metal: interrupted${orig:+; the features put back}${started:+; results so far: $out/report.txt}" >&2; exit 130' INT TERM
+# read once: kernel lockdown (Secure Boot) refuses debugfs to root (EPERM)
+[ -n "$time_only$report_only" ] || unread=$(cat "$F" 2>&1 >/dev/null) || unread=${unread:-"cannot read $F"}
 # step one where the kernel has no NI_GATE and no comparison or workload is asked for
-[ -n "$step1$time_only$report_only${COMPARISONS+c}${WORKLOADS+w}" ] || [ ! -r "$F" ] ||
+[ -n "$step1$time_only$report_only$unread${COMPARISONS+c}${WORKLOADS+w}" ] ||
 	grep -qE '(^| )(NO_)?NI_GATE( |$)' "$F" || step1=1 why=" (the kernel has no NI_GATE)"
 full_runs=5 full_secs=20 quick_runs=3 quick_secs=5
 [ -z "$step1" ] || { quick_secs=10 && : "${COMPARISONS:=norandom}" "${WORKLOADS:=sembench815 sembench8 tbench32 schbench}"; }
@@ -85,6 +92,14 @@ for c in $comparisons; do
 	case " norandom gate $candidates " in *" $c "*) ;; *) bad "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
 done
 [ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
+wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
+# schbench -m 4 pins its message threads to CPUs 0-3
+ncpu=$(nproc) left=""
+[ -n "$time_only$report_only" ] || [ "$ncpu" -ge 4 ] || ! wants schbench || {
+	workloads=$(echo " $workloads " | sed 's/ schbench / /; s/^ *//; s/ *$//')
+	left="; schbench left out: it needs 4 CPUs or more (its -m 4 pins to CPUs 0-3), this machine has $ncpu"
+	[ -n "$workloads" ] || bad "no workload left:${left#;}"
+}
 # The time, of the comparisons asked (--time) or of those the kernel has (said at
 # the start): a run's seconds and up to 1 s to start and stop its threads (futexbench
 # -t 815: 0.2 s over 2 s on 2 cores); hackbench's 100 loops a second take less on hardware.
@@ -106,13 +121,30 @@ report_one() {
 	[ ! -x "$here/counters.py" ] || "$here/counters.py" "$out/$1-$2.csv" >>"$out/report.txt" 2>&1 ||
 		echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
 }
+# summary: the paste, at most 80 columns: per comparison the main metrics, the feature
+# against the dice (stats.py --summary), then the counters (counters.py --brief)
+summary() (
+	cd "$out"
+	echo "Summary: per comparison its main metrics, the feature against the dice; counters"
+	for c in $(awk '!s[$2]++ { print $2 }' runs.txt); do
+		l=$(grep -m1 "^[^ ]* $c " runs.txt) && f=$(echo "$l" | cut -d' ' -f3) ab=$(echo "$l" | cut -d' ' -f4-)
+		set -- $(awk -v c="$c" '$2 == c { print $1 "-" c ".csv" }' runs.txt) --label "A=$f" --label "A2=$f" --label "B=NO_$f"
+		if [ "$c" = norandom ]; then side=B t="${ab#*|} against ${ab%|*}"; else side=A+A2 t="${ab%|*} against ${ab#*|}"; fi
+		echo
+		"$here/stats.py" "$@" --summary $side --title "$c: $t" || echo "(bench/stats.py --summary failed: exit $?)"
+		[ ! -x "$here/counters.py" ] || "$here/counters.py" "$@" --brief $side || echo "(bench/counters.py --brief failed: exit $?)"
+	done
+)
 if [ -n "$report_only" ]; then
 	[ "$miss" = 0 ] || exit 1
 	[ -f "$out/runs.txt" ] && [ -f "$out/report.txt" ] || die "$out holds no --runs-only run (runs.txt, report.txt)"
 	! grep -q '^Report: ' "$out/report.txt" || die "$out/report.txt has its report already"
+	# a run that failed has the tables of what it finished: made again, once
+	sed -i '/^$/q' "$out/report.txt"
 	echo "Report: made apart from the runs (bench/bare-metal.sh --report)" >>"$out/report.txt"
 	rc=0
 	while IFS=' ' read -r wl c f ab; do report_one "$wl" "$c" "$f" "$ab"; done <"$out/runs.txt"
+	summary >>"$out/report.txt"
 	cat "$out/report.txt"
 	exit $rc
 fi
@@ -122,7 +154,6 @@ fi
 [ -w "$F" ] || lack "a writable $F (CONFIG_DEBUG_FS, debugfs mounted, root)"
 sst=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
 [ -r "${ABA_SCHEDSTAT:-/proc/schedstat}" ] && [ -w "$sst" ] || lack "CONFIG_SCHEDSTATS, for the counters (a writable $sst)"
-wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
 fetch=""
 ! wants sembench || [ -n "${SEMBENCH:-}" ] || fetch=1
 ! wants schbench || [ -n "${SCHBENCH:-}" ] || fetch=1
@@ -143,7 +174,12 @@ SCHED_FEATURES=$F
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
 # shellcheck source=lab/guest/sched.sh
 . "$lib"
-[ -r "$F" ] || { lack "the kernel's sched features ($F): no comparison can be checked"; exit 1; }
+if [ -n "$unread" ]; then
+	case $unread in *"not permitted"*) ;; *) grep -qs '\[integrity\]\|\[confidentiality\]' "$LK" ;; esac &&
+		lack "debugfs is restricted by kernel lockdown (Secure Boot): see $LK" ||
+		lack "the kernel's sched features (${unread#cat: }): no comparison can be checked"
+	exit 1
+fi
 has() { feat "$1" >/dev/null; }
 # lacks CMP: what of the comparison's features the kernel lacks, or fails
 lacks() {
@@ -157,7 +193,7 @@ runnable=""
 for c in $comparisons; do lacks "$c" >/dev/null || runnable="$runnable $c"; done
 [ -n "$runnable" ] || die "the kernel has no$(for c in $comparisons; do printf ' %s' "$(lacks "$c")"; done): no comparison of '$comparisons' can run here"
 nc=$(echo $runnable | wc -w)
-echo "bare-metal: ${step1:+step one$why: }$(echo $runnable) on $workloads: $(took "$runs" "$secs")" >&2
+echo "bare-metal: ${step1:+step one$why: }$(echo $runnable) on $workloads: $(took "$runs" "$secs")$left" >&2
 [ "$miss" = 0 ] || exit 1
 [ -z "$check_only" ] || { echo "bare-metal: ready (--check)" >&2; exit 0; }
 mkdir -p "$out/bin"
@@ -197,9 +233,8 @@ check_workloads provided
 # the features this script writes, as they are, put back on every exit
 orig=""
 for f in NI_RANDOM NI_GATE $candidates; do s=$(feat "$f") && orig="$orig $s"; done
-restore() { for s in $orig; do set_feat "$s" || echo "bare-metal: could not put $s back" >&2; done; }
+restore() { for s in $orig; do set_feat "$s" || echo "bare-metal: could not put $s back" >&2; done; unmount; }
 trap restore EXIT
-trap 'exit 130' INT TERM
 # base CMP: the comparison's base features (its loop's bc: sh has no locals)
 base() {
 	case $1 in
@@ -222,13 +257,13 @@ toggled() {
 	cat "$out/programs.txt"
 	echo "Runs: ${step1:+step one$why; }per workload 1 warm-up round, then per comparison $runs rounds of A B A2," \
 		"$secs s each: $(took "$runs" "$secs")"
-	echo "Comparisons: $comparisons; workloads: $workloads"
+	echo "Comparisons: $comparisons; workloads: $workloads$left"
 	for c in $comparisons; do
 		! what=$(lacks "$c") || echo "(the kernel has no $what: comparison $c skipped)"
 	done
 	echo
 } >"$out/report.txt"
-rc=0
+rc=0 started=1
 : >"$out/runs.txt"
 for wl in $workloads; do
 	warm=1
@@ -237,13 +272,14 @@ for wl in $workloads; do
 		ab=$(toggled "$c") && f=${ab%%|*} ab=${ab#*|}
 		set -- -w "$wl" -f "$f" -k "$runs" -s "$secs" -x "$warm" -S -o "$out/$wl-$c.csv"
 		case $wl in futex*) set -- "$@" -i 250 -u $((secs > 5 ? 5 : secs / 2)) ;; esac
-		"$here/aba.sh" "$@"
+		"$here/aba.sh" "$@" || die "$wl, $c failed (above); results so far: $out/${runs_only:+runs.txt}${runs_only:-report.txt}"
 		warm=0
 		echo "$wl $c $f $ab" >>"$out/runs.txt"
 		[ -n "$runs_only" ] || report_one "$wl" "$c" "$f" "$ab"
 	done
 done
 [ -z "$runs_only" ] || { echo "bare-metal: runs only, in $out; the report: bench/bare-metal.sh --report $out" >&2; exit 0; }
+summary >>"$out/report.txt"
 cat "$out/report.txt"
 echo "bare-metal: results in $out (report.txt; a CSV and a JSON per workload and comparison)" >&2
 exit $rc

@@ -10,8 +10,10 @@ then the waker (futexbench's or sembench's main thread): completions (sembench:
 wake rounds), migrations and failed ones (running, hot, affine) per second, CPU
 time per completion. Each figure is the mean over the condition's runs (a
 ratio: of the means), per second of counted_s, else of --seconds, else a total
-per run (said).
-Usage: bench/counters.py CSV [--seconds N]
+per run (said). --brief F[+F2]: instead, at most 80 columns, the feature's
+conditions F pooled against the others: per level newidle lb_count, lb_failed and
+lb_gained, and the waker's failed migrations (running, hot) per 1000 wake rounds.
+Usage: bench/counters.py CSV... [--seconds N] [--brief F[+F2] [--label C=NAME ...]]
 """
 import argparse
 import csv
@@ -30,11 +32,19 @@ def die(msg):
     sys.exit(print("counters: " + msg, file=sys.stderr) or 2)
 
 
-def load(path):
+def load(paths):
     """{workload: {condition: {(boot, run): {metric: value}}}}, in file order."""
+    data = {}
+    for path in paths:
+        read(path, data)
+    if not data:
+        die("%s has no measurements" % " ".join(paths))
+    return data
+
+
+def read(path, data):
     if not os.path.isfile(path) or os.path.getsize(path) == 0:
         die("%s is empty or missing" % path)
-    data = {}
     with open(path, newline="", errors="replace") as f:
         rd = csv.reader(f)
         if next(rd, None) != COLS:
@@ -49,9 +59,6 @@ def load(path):
                 print("counters: %s line %d: value %s skipped" % (path, n, row[4]), file=sys.stderr)
                 continue
             data.setdefault(w, {}).setdefault(c, {}).setdefault((b, r), {})[m] = v
-    if not data:
-        die("%s has no measurements" % path)
-    return data
 
 
 def levels(runs):
@@ -70,22 +77,53 @@ def fmt(v, f="%.1f"):
     return "-" if v is None else f % v
 
 
+def per_of(allruns, seconds):
+    """A run's length to divide by (counted_s, else seconds), or None: totals per run."""
+    if all("counted_s" in x and x["counted_s"] > 0 or seconds for x in allruns):
+        return lambda x: x["counted_s"] if x.get("counted_s", 0) > 0 else seconds
+    return None
+
+
+def brief(data, feat, name, seconds):
+    """Per workload, the base's conditions pooled and the feature's: per level, then the waker."""
+    lines = ["%-11s %-12s %-4s %10s %10s %10s | %7s %7s" % ("workload", "setting", "lvl", "lb_count",
+                                                            "lb_failed", "lb_gained", "run/1k", "hot/1k")]
+    units = set()
+    for wl, conds in data.items():
+        for side in ([c for c in conds if c not in feat], [c for c in feat if c in conds]):
+            runs = {(c,) + k: x for c in side for k, x in conds[c].items()}
+            per = per_of(runs.values(), seconds)
+            units.add("per second" if per else "PER RUN (no run length)")
+            wk = ["%7s %7s" % tuple(fmt(avg(runs, "main_failed_%s_per_1k" % w), "%.2f") for w in ("running", "hot"))]
+            for lvl in levels(runs) or ["-"]:
+                lb = (fmt(avg(runs, "dom_%s_%s" % (lvl, w), per)) for w in ("attempts", "failed", "gained"))
+                lines.append(("%-11s %-12s %-4s %10s %10s %10s | %s" % (
+                    wl[:11], name(side[0])[:12] if side else "-", lvl, *lb, (wk or [""]).pop())).rstrip())
+    return lines + ["  lb_*: newidle balance, %s; run/1k, hot/1k: the waker's (sembench's" % ", ".join(sorted(units)),
+                    "  main thread) failed migrations, task running or cache hot, per 1000 rounds"]
+
+
 def main():
     ap = argparse.ArgumentParser(description="the counters of bench/aba.sh -S, as a table")
-    ap.add_argument("csv")
+    ap.add_argument("csv", nargs="+")
     ap.add_argument("--seconds", type=float, help="a run's length where it has no counted_s")
+    ap.add_argument("--brief", type=lambda x: x.split("+"), help="F[+F2]: the feature's conditions, at most 80 columns")
+    ap.add_argument("--label", action="append", default=[], type=lambda x: x.split("=", 1) if "=" in x else
+                    ap.error("--label takes CONDITION=NAME, not %r" % x))
     o = ap.parse_args()
     if o.seconds is not None and not 0 < o.seconds < math.inf:
         die("--seconds takes a positive number")
     data = load(o.csv)
+    if o.brief:
+        sys.exit(print("\n".join(brief(data, o.brief, lambda c: dict(o.label).get(c, c), o.seconds))))
     lines = []
     for wl, conds in data.items():
         allruns = [x for runs in conds.values() for x in runs.values()]
         if not any(m.startswith("dom_") for x in allruns for m in x):
-            lines += ["%s: no per-level counters in %s (bench/aba.sh -S)" % (wl, o.csv), ""]
+            lines += ["%s: no per-level counters in %s (bench/aba.sh -S)" % (wl, " ".join(o.csv)), ""]
             continue
-        timed = all("counted_s" in x and x["counted_s"] > 0 or o.seconds for x in allruns)
-        per = (lambda x: x["counted_s"] if x.get("counted_s", 0) > 0 else o.seconds) if timed else None
+        per = per_of(allruns, o.seconds)
+        timed = per is not None
         unit = "/s" if timed else "/run"
         nruns = sorted({len(r) for r in conds.values()})
         lines.append("%s: newidle balance per level, the mean of %s run(s) per condition; %s" % (

@@ -8,8 +8,10 @@ delta. A sample (README.md, Terms) is a run on one boot; over boots, a boot's
 mean (Welch) or, where both sides ran on the same boots, the per-boot delta
 (Student's t). Status 5: no main metric of a workload told the --control
 apart; 6: a main metric's CV over --cv-max. dom_LEVEL_* give the regime table.
-Usage: bench/stats.py CSV [--title T] [--label C=NAME ...] [--compare C,B[+B2] ...]
-         [--control C] [--cv-max PCT] [--asked-min PCT] [--json F] [--csv F]
+--summary F[+F2]: instead, a table of at most 80 columns of the main metrics, the
+feature's conditions F against the others (the base, the dice), as LKML reads it.
+Usage: bench/stats.py CSV... [--title T] [--label C=NAME ...] [--compare C,B[+B2] ...]
+         [--control C] [--cv-max PCT] [--asked-min PCT] [--json F] [--csv F] [--summary F]
 """
 import argparse
 import csv
@@ -46,25 +48,26 @@ def verdict(lo, hi, m):
     return "better" if (lo > 0) != lower_is_better(m) else "worse"
 
 
-def load(path):
+def load(paths):
     """{(workload, metric): {condition: {boot: [values]}}}, keys and conditions in file order."""
-    if not os.path.isfile(path) or os.path.getsize(path) == 0:
-        sys.exit("stats: %s is empty or missing" % path)
     data, conds = {}, []
-    with open(path, newline="", errors="replace") as f:
-        for row in (rd := csv.DictReader(f)):
-            try:
-                v, c = float(row["value"]), row["condition"]
-                k, boot = (row["workload"], row["metric"]), int(row["boot"])
-            except (TypeError, ValueError, KeyError):
-                sys.exit("stats: %s: not workload,condition,run,metric,value,boot: %r" % (path, row))
-            if not math.isfinite(v):
-                print("stats: %s line %d: value %s skipped" % (path, rd.line_num, row["value"]), file=sys.stderr)
-                continue
-            conds += [c] if c not in conds else []
-            data.setdefault(k, {}).setdefault(c, {}).setdefault(boot, []).append(v)
+    for path in paths:
+        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+            sys.exit("stats: %s is empty or missing" % path)
+        with open(path, newline="", errors="replace") as f:
+            for row in (rd := csv.DictReader(f)):
+                try:
+                    v, c = float(row["value"]), row["condition"]
+                    k, boot = (row["workload"], row["metric"]), int(row["boot"])
+                except (TypeError, ValueError, KeyError):
+                    sys.exit("stats: %s: not workload,condition,run,metric,value,boot: %r" % (path, row))
+                if not math.isfinite(v):
+                    print("stats: %s line %d: value %s skipped" % (path, rd.line_num, row["value"]), file=sys.stderr)
+                    continue
+                conds += [c] if c not in conds else []
+                data.setdefault(k, {}).setdefault(c, {}).setdefault(boot, []).append(v)
     if not data:
-        sys.exit("stats: %s has no measurements" % path)
+        sys.exit("stats: %s has no measurements" % " ".join(paths))
     return data, conds
 
 
@@ -139,6 +142,36 @@ def ci(r):
     return "%+.2f%% [%+.2f%%, %+.2f%%]" % (r["delta_pct"], r["ci_low_pct"], r["ci_high_pct"])
 
 
+def pooled(d, cs):
+    """The conditions cs of one metric as one: their runs, by boot."""
+    p = {}
+    for c in cs:
+        for boot, v in d[c].items():
+            p.setdefault(boot, []).extend(v)
+    return p
+
+
+def brief(data, conds, feat, name, title):
+    """The main metrics, the base's mean and CV, the feature's normalised to it, the 95 % interval."""
+    base = [c for c in conds if c not in feat]
+    g = lambda v: "%.0f" % v if abs(v) >= 100 else "%.3g" % v  # noqa: E731
+
+    def row(*x):  # squeezed where a figure is wider than its column
+        t = "%-11s %-8s %17s %26s %s" % x
+        return t if len(t) <= 80 else re.sub(" +", " ", t)[:80]
+    lines = [title, row("workload", "metric", (name(base[0]) + " (base)")[:17], name(feat[0])[:26], "95% CI")]
+    for (wl, m), d in data.items():
+        if m not in PRIMARY or not all(c in d for c in base + feat):
+            continue
+        two = {"F": pooled(d, feat), "Z": pooled(d, base)}
+        r, sb, sf = compare(two, "F", ["Z"], m), summary(two["Z"]), summary(two["F"])
+        norm = "%.4f (%+.2f%%, CV %.1f%%)" % (sf["mean"] / sb["mean"], r["delta_pct"], sf["cv_pct"]) if sb["mean"] else "-"
+        lines.append(row(wl[:11], m.replace("_per_s", "/s").replace("completions", "compl")[:8], "%s (CV %.1f%%)" % (
+            g(sb["mean"]), sb["cv_pct"]), norm, "[%+.1f, %+.1f]" % (r["ci_low_pct"], r["ci_high_pct"])
+            if "ci_low_pct" in r else r["verdict"]))
+    return lines
+
+
 def regime(data, conds, wl, name, asked_min, lines, flags):
     """The telemetry's figures per condition and level, means over every run."""
     reg = {}
@@ -193,7 +226,7 @@ def pair(sep, what):
 
 def main():
     ap = argparse.ArgumentParser(description="the bench's statistics, for one boot or many")
-    for a, kw in (("csv", {}), ("--title", dict(default="A/B/A")),
+    for a, kw in (("csv", dict(nargs="+")), ("--summary", dict(type=lambda x: x.split("+"))), ("--title", dict(default="A/B/A")),
                   ("--label", dict(action="append", default=[], type=pair("=", "CONDITION=NAME"))),
                   ("--compare", dict(action="append", default=[], type=pair(",", "CONDITION,BASE[+BASE2]"))),
                   ("--control", {}), ("--cv-max", dict(type=float, default=0.0)), ("--asked-min", dict(type=float, default=50.0)),
@@ -205,11 +238,15 @@ def main():
     data, conds = load(o.csv)
     labels = dict(o.label)
     name = lambda c: labels.get(c, c)  # noqa: E731
+    if o.summary:
+        if not set(o.summary) < set(conds):
+            ap.error("--summary: %s is not some of the conditions %s" % ("+".join(o.summary), ", ".join(conds)))
+        sys.exit(print("\n".join(brief(data, conds, o.summary, name, o.title))))
     if o.compare:
         comps = [(c, b.split("+")) for c, b in o.compare]
         unknown = [x for c, bases in comps for x in [c] + bases if x not in conds]
         if unknown:
-            ap.error("--compare: %s has no condition %s (it has %s)" % (o.csv, ", ".join(map(repr, unknown)),
+            ap.error("--compare: %s has no condition %s (it has %s)" % (" ".join(o.csv), ", ".join(map(repr, unknown)),
                                                                       ", ".join(conds)))
     else:
         comps = [(c, [c[:-1] + "A", c[:-1] + "A2"]) for c in conds

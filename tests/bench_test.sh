@@ -24,6 +24,8 @@ host_checks() {
 		printf 'futex,%s,%s,completions_per_s,%s,1\n' A "$r" "$a" B "$r" "$b" A2 "$r" "$a2" >>"$scratch/t.csv"
 	done
 	stats() { "$top/bench/stats.py" "$@"; }
+	# row FILE ROW...: each ROW a line of the table in FILE, its spaces squeezed
+	row() { local t r; t=$(tr -s ' ' <"$1" | sed 's/^ //'); for r in "${@:2}"; do grep -qxF -- "$r" <<<"$t" || return 1; done; }
 	stats "$scratch/t.csv" --label "A=A  NI_RANDOM" --label "B=B  NO_NI_RANDOM" --label "A2=A2 NI_RANDOM again" \
 		--json "$scratch/t.json" --csv "$scratch/t.out.csv" >"$scratch/t.txt"
 	# field KEY [CONDITION [AGAINST [JSON]]]: a comparison's value in the JSON
@@ -72,6 +74,16 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "report: a --cv-max of nan is refused" refuses_with "--cv-max and --asked-min take a number from 0" stats "$scratch/t.csv" --cv-max nan
 	t_check "report: a JSON it cannot write is said, no traceback" \
 		eval 'refuses_with "stats: cannot write $scratch/no/t.json: No such file" stats "$scratch/t.csv" --json "$scratch/no/t.json"'
+	# --summary: the paste, the feature against the dice: B against A and A2 as above
+	# (+8.41 %, 111.67 / 103 = 1.0841); the feature's A and A2 against B: -8.6667
+	# +- 4.0571 of 111.67 (the same se and df) = -7.76 % [-11.40 %, -4.13 %], 0.9224
+	sum_of() { stats "$scratch/t.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --title T --summary "$1"; }
+	t_check "summary: NO_NI_X against NI_X, normalised, pct, CV and the interval, in 80 columns" \
+		eval 'sum_of B >"$scratch/sum.txt" && row "$scratch/sum.txt" "workload metric NI_X (base) NO_NI_X 95% CI" \
+			"futex compl/s 103 (CV 2.3%) 1.0841 (+8.41%, CV 1.9%) [+4.5, +12.4]" && ! grep -q ".\{81\}" "$scratch/sum.txt"'
+	t_check "summary: a feature on A and A2 against the dice on B, the sign the feature's" \
+		eval 'sum_of A+A2 >"$scratch/sum2.txt" && row "$scratch/sum2.txt" "futex compl/s 112 (CV 1.9%) 0.9224 (-7.76%, CV 2.3%) [-11.4, -4.1]"'
+	t_check "summary: a feature the CSV has no condition of is refused, naming it" refuses_with "--summary: X is not some of" sum_of X
 	# verdict_of SED: B's verdict on t.csv edited by SED
 	verdict_of() { sed "$1" "$scratch/t.csv" >"$scratch/v.csv" && stats "$scratch/v.csv" --json "$scratch/t.json" >/dev/null && field verdict; }
 	t_check "stats: an interval that holds 0 (B's runs straddle the baselines) is within noise" \
@@ -254,8 +266,6 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# completions/s -> 5 and 12/s, 8.50; CPU 2.0 and 3.0 us -> 2.5000.
 	cfx=$top/tests/fixtures/counters.csv
 	counters() { "$top/bench/counters.py" "$@"; }
-	# row FILE ROW...: each ROW a line of the table in FILE, its spaces squeezed
-	row() { local t r; t=$(tr -s ' ' <"$1" | sed 's/^ //'); for r in "${@:2}"; do grep -qxF -- "$r" <<<"$t" || return 1; done; }
 	v73mc="v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"
 	pkg="10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -"
 	counters "$cfx" >"$scratch/cnt.txt"
@@ -274,6 +284,12 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 			row "$scratch/nolen.txt" "v7.3 mc 1100.0 900.0 350.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"'
 	counters "$scratch/nolen.csv" --seconds 10 >"$scratch/sec.txt"
 	t_check "counters: --seconds N gives the rates where the runs have no counted_s" row "$scratch/sec.txt" "$v73mc" "gate pkg $pkg"
+	# --brief: v7.3's mc lb_count 90.0/s, lb_failed (100 + 100) / 10 / 2 = 10.0/s,
+	# lb_gained (32 + 41) / 2 = 36.5/s; the gate's 11.0, 2.0, (5.5 + 6.5) / 2 = 6.0
+	counters "$cfx" --brief gate --label gate=NI_GATE >"$scratch/brief.txt"
+	t_check "counters --brief: per level lb_count, lb_failed, lb_gained a second, in 80 columns" \
+		eval 'row "$scratch/brief.txt" "futex8 v7.3 mc 90.0 10.0 36.5 | - -" "futex8 NI_GATE mc 11.0 2.0 6.0 | - -" &&
+			! grep -q ".\{81\}" "$scratch/brief.txt"'
 	t_check "counters: --seconds nan is refused" refuses_with "--seconds takes a positive number" counters "$scratch/nolen.csv" --seconds nan
 	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$cfx" >"$scratch/cnotel.csv"
 	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
@@ -398,7 +414,7 @@ bare_metal_checks() {
 	mkdir -p "$scratch/bmt" "$scratch/sb" "$scratch/sbx"
 	cp -r "$top/bench" "$top/lab" "$scratch/bmt/"
 	rm "$scratch/bmt/bench/counters.py"
-	printf '#!/bin/sh\necho "COUNTERS of $(basename "$1")"\n' >"$scratch/bmt/bench/counters.py"
+	printf '#!/bin/sh\ncase "$*" in *--brief*) exit 0 ;; esac\necho "COUNTERS of $(basename "$1")"\n' >"$scratch/bmt/bench/counters.py"
 	# standin DIR NAME OUTPUT: a stand-in that logs "NAME features... | args", prints OUTPUT
 	standin() {
 		cat >"$scratch/$1/$2" <<SB
@@ -417,17 +433,21 @@ SB
 	# schbench only where SCHBENCH says, not on PATH: bare-metal.sh copies it
 	standin sbx schbench 'echo "Wakeup Latencies percentiles (usec) runtime 1 (s) (10 total samples)"; echo "average rps: 1000.5"'
 	printf '#!/bin/sh\nexec sleep 1000\n' >"$scratch/sb/tbench_srv"
+	# the machine's CPUs: 4 (schbench's least), or SB_NPROC
+	printf '#!/bin/sh\necho "${SB_NPROC:-4}"\n' >"$scratch/sb/nproc"
+	chmod +x "$scratch/sb/nproc"
 	chmod +x "$scratch/sb/tbench_srv" "$scratch/bmt/bench/counters.py"
 	echo "load" >"$scratch/client.txt"
 	echo "   1: 00000000:1B5B 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0" >"$scratch/tcp"
 	printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/bm-schedstat"
 	echo 0 >"$scratch/bm-sst"
+	echo "[none] integrity confidentiality" >"$scratch/lockdown"
 	# bmenv [SETTING=VALUE...] COMMAND...: COMMAND with the stand-ins of the
 	# kernel's files and of the programs
 	bmenv() {
 		env -u COMPARISONS -u WORKLOADS -u CANDIDATES PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" \
 			ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/bm-schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/bm-sst" \
-			ABA_TBENCH_LOADFILE="$scratch/client.txt" ABA_NET_TCP="$scratch/tcp" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
+			ABA_TBENCH_LOADFILE="$scratch/client.txt" ABA_NET_TCP="$scratch/tcp" ABA_LOCKDOWN="$scratch/lockdown" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
 			RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 "$@"
 	}
 	bmsh=$scratch/bmt/bench/bare-metal.sh
@@ -482,8 +502,8 @@ SB
 	t_check "bare-metal: bench/counters.py's table after each of the 27" test "$(grep -c '^COUNTERS of .*-.*\.csv$' "$r")" = 27
 	t_check "bare-metal: msg is the real msgbench, rps over 0" \
 		eval 'awk -F, "\$4 == \"rps\" && \$5 > 0 { n++ } END { exit n != 6 }" "$scratch/bmm/msg-gate.csv"'
-	T=$(( $(nproc) * 2 / 4 )); [ "$T" -ge 1 ] || T=1
-	t_check "bare-metal: schbench is Chris Mason's command, -t 2 x $(nproc) CPUs / 4 = $T, -r SECONDS, its rps parsed" \
+	T=2
+	t_check "bare-metal: schbench is Chris Mason's command, -t 2 x 4 CPUs / 4 = $T, -r SECONDS, its rps parsed" \
 		eval 'grep -q "^schbench .* | -L -m 4 -M auto -t $T -n 0 -r 1 -s 0$" "$scratch/sb-main.log" &&
 			grep -q "^schbench,B,2,rps,1000.5,1$" "$scratch/bmm/schbench-NI_FOUND.csv"'
 	t_check "bare-metal: tbench1, 8, 16 and 32 run at those client counts" \
@@ -511,6 +531,7 @@ SB
 	# is tests/fixtures/proc-sched: 40 migrations, 10, 4 and 2 failed (running, hot,
 	# affine), 5 ms of CPU over the stand-in's 2000 wake rounds of 1 s: 40.00, 10.00,
 	# 4.00 and 2.00 a second, 2.5 us a round
+	cp "$top/bench/counters.py" "$scratch/bmt/bench/"
 	bm "NI_RANDOM NI_RATE" "$scratch/bs1" ABA_WAKER_SCHED="$top/tests/fixtures/proc-sched"
 	t_check "step one: the default on a kernel without NI_GATE, its time said before it starts ($rc)" \
 		test "$rc $(sed -n 1p "$scratch/bs1.txt")" = "0 bare-metal: step one (the kernel has no NI_GATE): norandom on sembench815 sembench8 tbench32 schbench: about 2 minutes (36 runs of 1 s: 4 workloads x (1 warm-up + 1 comparisons x 2 rounds) x A B A2)"
@@ -521,9 +542,51 @@ SB
 	t_check "step one: the counters' second table, the waker's from its /proc/PID/sched, per condition" \
 		row "$scratch/bs1-cnt.txt" "A 2000.0 40.00 10.00 4.00 2.00 2.5000" "B 2000.0 40.00 10.00 4.00 2.00 2.5000"
 	t_check "step one: and the first, per level the newidle attempts by how they ended" grep -q '^A  *mc  *- ' "$scratch/bs1-cnt.txt"
+	# the summary at the end of the report and of stdout: in 80 columns, about 40 lines
+	sed -n '/^Summary: /,$p' "$scratch/bs1/report.txt" >"$scratch/bs1-sum.txt"
+	t_check "step one: the summary ends report.txt and stdout, $(wc -l <"$scratch/bs1-sum.txt") lines of at most 80 columns" \
+		eval 'test "$(wc -l <"$scratch/bs1-sum.txt")" -le 45 && ! grep -q ".\{81\}" "$scratch/bs1-sum.txt" &&
+			test "$(tail -n 1 "$scratch/bs1/report.txt")" = "$(grep -v "^bare-metal: " "$scratch/bs1.txt" | tail -n 1)"'
+	t_check "step one: its rows, NO_NI_RANDOM against the dice, and the waker's failed running and hot per 1000 rounds" \
+		row "$scratch/bs1-sum.txt" "norandom: NO_NI_RANDOM (every visit) against NI_RANDOM (the dice)" \
+		"sembench815 burns/s 12345 (CV 0.0%) 1.0000 (+0.00%, CV 0.0%) [+0.0, +0.0]" "schbench rps 1000 (CV 0.0%) 1.0000 (+0.00%, CV 0.0%) [+0.0, +0.0]" \
+		"sembench815 NO_NI_RANDOM mc 0.0 0.0 0.0 | 5.00 2.00" "sembench815 NI_RANDOM mc 0.0 0.0 0.0 | 5.00 2.00"
+	# schbench's -m 4 pins to CPUs 0-3: on 2 CPUs, left out, said, and out of the time
+	bm "NI_RANDOM NI_RATE" "$scratch/bs6" SB_NPROC=2
+	t_check "step one on 2 CPUs: schbench left out, said with the time of the 3 others ($rc)" \
+		eval 'test "$rc" = 0 && has -x "$scratch/bs6.txt" "bare-metal: step one .*: norandom on sembench815 sembench8 tbench32: about 1 minutes (27 runs of 1 s: 3 workloads .*; schbench left out: it needs 4 CPUs or more (its -m 4 pins to CPUs 0-3), this machine has 2" &&
+			grep -q "^Comparisons: norandom; workloads: sembench815 sembench8 tbench32; schbench left out" "$scratch/bs6/report.txt" &&
+			test ! -e "$scratch/bs6/schbench-norandom.csv"'
+	bm "NI_RANDOM NI_RATE" "$scratch/bs7" SB_NPROC=2 WORKLOADS=schbench BM_OPT=--check
+	t_check "step one on 2 CPUs: schbench alone is refused (exit 2), said ($rc)" \
+		eval 'test "$rc" = 2 && grep -q "no workload left: schbench left out: it needs 4 CPUs" "$scratch/bs7.txt"'
 	bm "NI_RANDOM NI_RATE" "$scratch/bs3" WORKLOADS=sembench8 SB_CRASH_AT=2 BM_OPT=--step1
-	t_check "step one: a sembench that fails is named, its exit status read as it ended ($rc)" \
-		eval 'test "$rc" != 0 && grep -q "run w1, condition B: sembench failed (exit 3)" "$scratch/bs3.txt"'
+	t_check "step one: a sembench that fails is named, its exit status read as it ended, the results so far said ($rc)" \
+		eval 'test "$rc" != 0 && grep -q "run w1, condition B: sembench failed (exit 3)" "$scratch/bs3.txt" &&
+			grep -qx "bare-metal: sembench8, norandom failed (above); results so far: $scratch/bs3/report.txt" "$scratch/bs3.txt"'
+	# kernel lockdown (Secure Boot): debugfs there, root refused: named as the cause (a directory
+	# stands in for the file it cannot read)
+	mkdir -p "$scratch/lockedfeat"
+	echo "none [integrity] confidentiality" >"$scratch/lockdown-on"
+	bm "NI_RANDOM NI_RATE" "$scratch/bs8" ABA_FEATURES="$scratch/lockedfeat" ABA_LOCKDOWN="$scratch/lockdown-on" BM_OPT=--check
+	t_check "--check: a features file that lockdown keeps from root is said to be lockdown's, no 'no NI_RANDOM' ($rc)" \
+		eval 'test "$rc" = 1 && grep -qx "bare-metal: missing: debugfs is restricted by kernel lockdown (Secure Boot): see $scratch/lockdown-on" "$scratch/bs8.txt" &&
+			! grep -q "no NI_RANDOM\|Is a directory" "$scratch/bs8.txt"'
+	bm "NI_RANDOM NI_RATE" "$scratch/bs9" ABA_FEATURES="$scratch/lockedfeat" BM_OPT=--check
+	t_check "negative control: without lockdown, the file that cannot be read is named, with why ($rc)" \
+		eval 'test "$rc" = 1 && grep -q "missing: the kernel.s sched features (.*lockedfeat: Is a directory): no comparison" "$scratch/bs9.txt" &&
+			! grep -q "lockdown" "$scratch/bs9.txt"'
+	# debugfs: --check mounts it where it is not, and unmounts what it mounted
+	script "$scratch/mnt/mount" 'echo "mount $*" >>"$MNT_LOG"; cp "$MNT_SRC" "$ABA_FEATURES"'
+	script "$scratch/mnt/umount" 'echo "umount $*" >>"$MNT_LOG"; rm "$ABA_FEATURES"'
+	mnt() { rm -f "$scratch/mnt.log"; bm "NI_RANDOM NI_RATE" "$scratch/bs10" PATH="$scratch/mnt:$scratch/sb:$PATH" MNT_LOG="$scratch/mnt.log" \
+		MNT_SRC="$scratch/bm-features" ABA_FEATURES="$1" BM_OPT=--check; }
+	mnt "$scratch/mnt/features"
+	t_check "--check: debugfs mounted for it is unmounted after it ($rc)" \
+		eval 'test "$rc" = 0 && test "$(paste -sd" " "$scratch/mnt.log")" = "mount -t debugfs debugfs /sys/kernel/debug umount /sys/kernel/debug" &&
+			test ! -e "$scratch/mnt/features"'
+	mnt "$scratch/bm-features"
+	t_check "--check: debugfs mounted before is left mounted ($rc)" eval 'test "$rc" = 0 && test ! -e "$scratch/mnt.log"'
 	# --check: what is missing, all at once, nothing touched; ready, with the time
 	bm "NI_RANDOM NI_RATE" "$scratch/bs4" WORKLOADS="sembench8 tbench32" SEMBENCH=/nonexistent/sembench \
 		ABA_SCHEDSTATS_SYSCTL=/nonexistent/sst ABA_TBENCH_LOADFILE=/nonexistent/client.txt BM_OPT=--check
@@ -546,6 +609,9 @@ SB
 	t_check "bare-metal: a workload that fails stops the run, naming it ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "condition B: hackbench failed (exit 3)" "$scratch/bmf.txt"'
 	t_check "bare-metal: and every feature it set is put back ($(bstate))" test "$(bstate)" = "$patched"
+	runrc "$scratch/bmf-report.txt" "$bmsh" --report "$scratch/bmf"
+	t_check "bare-metal --report of a run that failed: the tables of what it finished, once ($rc)" \
+		eval 'test "$rc" = 0 && test "$(grep -c "^hackbench, norandom: A/B/A" "$scratch/bmf/report.txt")" = 1'
 	# a TERM to its process group mid-run, as Ctrl-C would be (sh ignores
 	# INT in a background job, so TERM)
 	rm -f "$scratch/sb.hung"
