@@ -5,42 +5,54 @@
 # sembench815, sembench8, tbench32 and schbench, on the tester's own kernel.
 #   norandom  A NI_RANDOM (the dice), B NO_NI_RANDOM (every visit attempts)
 #   gate      A NI_GATE (the gate), B NO_NI_GATE (the dice)
-#   CANDIDATE each of CANDIDATES, B NO_CANDIDATE (the dice); NI_FOUND: an attempt that
-#             found a task this CPU may run but did not move it counts as a success
-# Each sets its base first: NI_RANDOM on where not compared, NO_NI_GATE but for gate,
-# the other candidates off; one the kernel lacks is skipped, said. What it sets is put
-# back on exit, failure or Ctrl-C. Workloads: sembench-ng at 26350892f66d -o 2 (the
-# review's 8 waking 4, 815 waking 101), msgbench (bench/msgbench.c), tbench at 1, 8,
-# 16, 32 clients (the Zen 3 review's), hackbench, schbench (Chris Mason's): in step one,
-# or with SCHBENCH.
-# Per workload a warm-up round, then per comparison RUNS rounds of A B A2 with aba.sh
-# -S's counters; then bench/stats.py's report (python3-scipy, checked first): spread,
-# B's delta against A and A2 with its 95 % Welch interval, drift, and bench/counters.py's
-# table (per level the newidle attempts by how they ended; sembench's waker: migrations,
-# failed ones, CPU time per wake round). A kernel where no comparison can run is refused.
-# sembench: SEMBENCH=path, or cloned from SEMBENCH_URL at the review's commit (checked)
-# and built as the review did: gcc -O2 -g sembench.c -lpthread -lm; schbench: SCHBENCH=
-# path, or cloned from SCHBENCH_URL at 24e32b8ef67c (its head of 2025-12-23), built by make.
-# Needs (Debian's names) git, gcc, make; dbench (tbench); rt-tests (hackbench); python3-scipy.
+#   CANDIDATE each of CANDIDATES, B NO_CANDIDATE (the dice); NI_FOUND: an
+#             attempt that found a task this CPU may run but did not move it
+#             counts as a success
+# Each sets its base first: NI_RANDOM on where not compared, NO_NI_GATE but
+# for gate, the other candidates off; one the kernel lacks is skipped, said.
+# What it sets is put back on exit, failure or Ctrl-C (and debugfs unmounted
+# if it mounted it). Workloads: sembench-ng at 26350892f66d -o 2 (the review's
+# 8 waking 4, 815 waking 101), msgbench (bench/msgbench.c), tbench at 1, 8, 16,
+# 32 clients (the Zen 3 review's), hackbench, schbench (Chris Mason's; it needs
+# 4 CPUs or more, else left out, said): in step one, or with SCHBENCH.
+# Per workload a warm-up round, then per comparison RUNS rounds of A B A2 with
+# aba.sh -S's counters; then bench/stats.py's report (python3-scipy, checked
+# first): spread, B's delta against A and A2 with its 95 % Welch interval,
+# drift, and bench/counters.py's table (per level the newidle attempts by how
+# they ended; sembench's waker: migrations, failed ones, CPU time per wake
+# round); at its end the summary to paste, at most 80 columns: the feature
+# against the dice, then the counters. A kernel where no comparison can run,
+# or whose debugfs kernel lockdown (Secure Boot) keeps from root, is refused.
+# sembench: SEMBENCH=path, or cloned from SEMBENCH_URL at the review's commit
+# (checked) and built as the review did: gcc -O2 -g sembench.c -lpthread -lm;
+# schbench: SCHBENCH=path, or cloned from SCHBENCH_URL at 24e32b8ef67c (its
+# head of 2025-12-23), built by make. Needs (Debian's names) git, gcc, make;
+# dbench (tbench); rt-tests (hackbench); python3-scipy.
 #
 # Usage: sudo bench/bare-metal.sh [--step1] [--quick] [--runs-only] [OUTDIR]
-#        sudo bench/bare-metal.sh [--step1] [--quick] --check   what is missing, all at
-#             once (every run starts with it, and stops if anything is: exit 1), the
-#             comparisons this kernel has and their time
-#        bench/bare-metal.sh [--step1] --time   how long each takes, from the settings
+#        sudo bench/bare-metal.sh [--step1] [--quick] --check   what is
+#             missing, all at once (every run starts with it, and stops if
+#             anything is: exit 1), the comparisons this kernel has, their time
+#        bench/bare-metal.sh [--step1] --time   how long each takes, from the
+#             settings
 #        bench/bare-metal.sh --report OUTDIR   the report of a --runs-only run
-#        bench/bare-metal.sh --help   this text (options go before or after OUTDIR)
+#             (or of one that failed: what it finished)
+#        bench/bare-metal.sh --help   this text (options go before or after
+#             OUTDIR)
 #   --runs-only: no report (no python3-scipy, as in the lab's guest)
 #   the full run (the one to report): RUNS=5 rounds of SECONDS_PER_RUN=20 s;
 #   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s (step one: of 10 s)
-# Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND", CANDIDATES=
-#   "NI_FOUND", WORKLOADS="sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32
-#   hackbench" (and schbench with SCHBENCH=path; step one: COMPARISONS=norandom, WORKLOADS=
-#   "sembench815 sembench8 tbench32 schbench"), SEMBENCH=path, SCHBENCH=path, BENCH_CV_MAX=0
-#   (%; a main metric's CV over it: exit 6; 0: none, the CV is a column of the tables),
-#   SEMBENCH_URL=https://github.com/davidlohr/sembench-ng, SCHBENCH_URL=https://github.com/
-#   masoncl/schbench;
-#   ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL and aba.sh's other ABA_*: the tests' stand-ins
+# Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND",
+#   CANDIDATES="NI_FOUND", WORKLOADS="sembench8 sembench815 msg tbench1
+#   tbench8 tbench16 tbench32 hackbench" (and schbench with SCHBENCH=path;
+#   step one: COMPARISONS=norandom, WORKLOADS="sembench815 sembench8 tbench32
+#   schbench"), SEMBENCH=path, SCHBENCH=path, BENCH_CV_MAX=0 (%; a main
+#   metric's CV over it: exit 6; 0: none, the CV is a column of the tables,
+#   and the summary marks one over 5 %), SEMBENCH_URL=
+#   https://github.com/davidlohr/sembench-ng, SCHBENCH_URL=
+#   https://github.com/masoncl/schbench;
+#   ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_LOCKDOWN and
+#   aba.sh's other ABA_*: the tests' stand-ins
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bare-metal: $*" >&2; exit 1; }
@@ -52,9 +64,12 @@ for a; do
 	--step1) step1=1 ;; --quick) quick=1 ;; --check) check_only=1 ;; --time) time_only=1 ;; --runs-only) runs_only=1 ;; --report) report_only=1 ;;
 	-h|--help) sed -n '2,/^set -eu/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) bad "unknown option $a (--help: the usage)" ;;
+	step1|quick|check|time|runs-only|report|help) bad "'$a' is taken for an option: --$a (an OUTDIR of that name: ./$a)" ;;
 	*) [ -z "$out" ] || bad "one OUTDIR only, not '$out' and '$a'"; out=$a ;;
 	esac
 done
+case $check_only$time_only$report_only in 11*) bad "--check, --time and --report go one at a time" ;; esac
+[ -z "$report_only" ] || [ -n "$out" ] || bad "--report takes the OUTDIR of a run"
 out=${out:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
 F=${ABA_FEATURES:-/sys/kernel/debug/sched/features} LK=${ABA_LOCKDOWN:-/sys/kernel/security/lockdown}
 # debugfs mounted for the run, unmounted on exit (--check changes nothing)

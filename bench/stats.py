@@ -33,6 +33,8 @@ PRIMARY = ["completions_per_s", "steady_per_s", "transient_per_s", "burns_per_s"
 NEUTRAL = {"ni_lb_count", "ni_lb_gained", "lb_gained", "counted_s", "main_migrations_per_1k", "main_csw_per_1k", "msg_cpu_s",
            "main_failed_running_per_1k", "main_failed_hot_per_1k", "main_failed_affine_per_1k", "main_rounds_per_s"}
 INF = float("inf")
+# --summary marks a CV over it
+CV_NOISY = 5.0
 
 
 def lower_is_better(m):
@@ -153,7 +155,7 @@ def pooled(d, cs):
 
 def brief(data, conds, feat, name, title):
     """The main metrics, the base's mean and CV, the feature's normalised to it, the 95 % interval."""
-    base = [c for c in conds if c not in feat]
+    base, noisy = [c for c in conds if c not in feat], False
     g = lambda v: "%.0f" % v if abs(v) >= 100 else "%.3g" % v  # noqa: E731
 
     def row(*x):  # squeezed where a figure is wider than its column
@@ -165,11 +167,13 @@ def brief(data, conds, feat, name, title):
             continue
         two = {"F": pooled(d, feat), "Z": pooled(d, base)}
         r, sb, sf = compare(two, "F", ["Z"], m), summary(two["Z"]), summary(two["F"])
-        norm = "%.4f (%+.2f%%, CV %.1f%%)" % (sf["mean"] / sb["mean"], r["delta_pct"], sf["cv_pct"]) if sb["mean"] else "-"
-        lines.append(row(wl[:11], m.replace("_per_s", "/s").replace("completions", "compl")[:8], "%s (CV %.1f%%)" % (
-            g(sb["mean"]), sb["cv_pct"]), norm, "[%+.1f, %+.1f]" % (r["ci_low_pct"], r["ci_high_pct"])
+        cv = lambda s: "CV %.1f%%%s" % (s["cv_pct"], "!" if s["cv_pct"] > CV_NOISY else "")  # noqa: E731
+        noisy = noisy or max(sb["cv_pct"], sf["cv_pct"]) > CV_NOISY
+        norm = "%.4f (%+.2f%%, %s)" % (sf["mean"] / sb["mean"], r["delta_pct"], cv(sf)) if sb["mean"] else "-"
+        lines.append(row(wl[:11], m.replace("_per_s", "/s").replace("completions", "compl")[:8], "%s (%s)" % (
+            g(sb["mean"]), cv(sb)), norm, "[%+.1f, %+.1f]" % (r["ci_low_pct"], r["ci_high_pct"])
             if "ci_low_pct" in r else r["verdict"]))
-    return lines
+    return lines + ["  !: a CV over %g %%, noisy: more rounds (RUNS) narrow its interval" % CV_NOISY] * noisy
 
 
 def regime(data, conds, wl, name, asked_min, lines, flags):

@@ -83,6 +83,12 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 			"futex compl/s 103 (CV 2.3%) 1.0841 (+8.41%, CV 1.9%) [+4.5, +12.4]" && ! grep -q ".\{81\}" "$scratch/sum.txt"'
 	t_check "summary: a feature on A and A2 against the dice on B, the sign the feature's" \
 		eval 'sum_of A+A2 >"$scratch/sum2.txt" && row "$scratch/sum2.txt" "futex compl/s 112 (CV 1.9%) 0.9224 (-7.76%, CV 2.3%) [-11.4, -4.1]"'
+	# B's first run 140: its CV 13.1 %, over 5 %, marked, and the mark said
+	awk -F, -v OFS=, '$2 == "B" && $3 == 1 { $5 = 140 } 1' "$scratch/t.csv" >"$scratch/noisy.csv"
+	stats "$scratch/noisy.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --summary B >"$scratch/sum3.txt"
+	t_check "summary: a CV over 5% is marked, the mark said; none under it (above)" \
+		eval 'grep -q "^futex .*(+18.12%, CV 13.1%!)" "$scratch/sum3.txt" && grep -q "^  !: a CV over 5 %" "$scratch/sum3.txt" &&
+			! grep -q "!" "$scratch/sum.txt"'
 	t_check "summary: a feature the CSV has no condition of is refused, naming it" refuses_with "--summary: X is not some of" sum_of X
 	# verdict_of SED: B's verdict on t.csv edited by SED
 	verdict_of() { sed "$1" "$scratch/t.csv" >"$scratch/v.csv" && stats "$scratch/v.csv" --json "$scratch/t.json" >/dev/null && field verdict; }
@@ -653,9 +659,14 @@ SB
 	t_check "step one: SECONDS_PER_RUN=10s is refused (exit 2)" \
 		bm_bad "SECONDS_PER_RUN takes a whole number from 1, not '10s'" SECONDS_PER_RUN=10s "$bmsh" --step1 "$scratch/bmbad"
 	t_check "bare-metal: an unknown option is refused (exit 2)" bm_bad "unknown option --step2" "$bmsh" --step2 "$scratch/bmbad"
-	t_check "bare-metal: --help and -h give the usage of the head comment (exit 0)" \
+	t_check "bare-metal: an option without its dashes is refused, not taken for OUTDIR" \
+		eval 'bm_bad "'"'step1' is taken for an option: --step1"'" "$bmsh" step1 && test ! -e step1'
+	t_check "bare-metal: --check with --time is refused (exit 2)" bm_bad "--check, --time and --report go one at a time" "$bmsh" --check --time
+	t_check "bare-metal: --report without OUTDIR is refused (exit 2)" bm_bad "--report takes the OUTDIR of a run" "$bmsh" --report
+	t_check "bare-metal: --help and -h give the usage of the head comment (exit 0), in 80 columns" \
 		eval '"$bmsh" --help >"$scratch/help.txt" && "$bmsh" -h >"$scratch/h.txt" && cmp -s "$scratch/help.txt" "$scratch/h.txt" &&
-			grep -qx "Usage: sudo bench/bare-metal.sh \[--step1\] \[--quick\] \[--runs-only\] \[OUTDIR\]" "$scratch/help.txt"'
+			grep -qx "Usage: sudo bench/bare-metal.sh \[--step1\] \[--quick\] \[--runs-only\] \[OUTDIR\]" "$scratch/help.txt" &&
+			! grep -q ".\{81\}" "$scratch/help.txt"'
 	# --quick from the defaults, every comparison there: at most 30 minutes
 	# on any machine (the runs are timed), with schbench too
 	quick() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS "$@" "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p'; }
