@@ -143,7 +143,8 @@ summary() (
 	echo "Summary: per comparison its main metrics, the feature against the dice; counters"
 	for c in $(awk '!s[$2]++ { print $2 }' runs.txt); do
 		l=$(grep -m1 "^[^ ]* $c " runs.txt) && f=$(echo "$l" | cut -d' ' -f3) ab=$(echo "$l" | cut -d' ' -f4-)
-		set -- $(awk -v c="$c" '$2 == c { print $1 "-" c ".csv" }' runs.txt) --label "A=$f" --label "A2=$f" --label "B=NO_$f"
+		set -- --label "A=$f" --label "A2=$f" --label "B=NO_$f"
+		for wl in $(awk -v c="$c" '$2 == c { print $1 }' runs.txt); do set -- "$@" "$wl-$c.csv"; done
 		if [ "$c" = norandom ]; then side=B t="${ab#*|} against ${ab%|*}"; else side=A+A2 t="${ab%|*} against ${ab#*|}"; fi
 		echo
 		"$here/stats.py" "$@" --summary $side --title "$c: $t" || echo "(bench/stats.py --summary failed: exit $?)"
