@@ -75,10 +75,10 @@ case $wl in
 futex|msg) prog=${wl}bench where=bench/${wl}bench.c ;;
 schbench) prog=schbench where="give bench/bare-metal.sh SCHBENCH=path, or put it on PATH" ;;
 sembench) prog=sembench where="sembench-ng; bench/bare-metal.sh fetches it" ;;
-hackbench) prog=hackbench where="Debian: rt-tests" ;;
-stress) prog=stress-ng where="Debian: stress-ng" ;;
-perf*) prog=perf where="Debian: linux-perf; in the lab's guest: LAB_HOST_PROGS" ;;
-tbench) prog="tbench tbench_srv" where="Debian: dbench" loadfile=${ABA_TBENCH_LOADFILE:-/usr/share/dbench/client.txt} ;;
+hackbench) prog=hackbench where="Debian: rt-tests; Fedora: realtime-tests" ;;
+stress) prog=stress-ng where="Debian and Fedora: stress-ng" ;;
+perf*) prog=perf where="Debian: linux-perf; Fedora: perf; in the lab's guest: LAB_HOST_PROGS" ;;
+tbench) prog="tbench tbench_srv" where="Debian and Fedora: dbench" loadfile=${ABA_TBENCH_LOADFILE:-/usr/share/dbench/client.txt} ;;
 esac
 if [ -f "$here/$prog.c" ] && ! command -v "$prog" >/dev/null; then
 	# on bare metal, from the source beside this script (-n: the source will do)
@@ -87,7 +87,7 @@ if [ -f "$here/$prog.c" ] && ! command -v "$prog" >/dev/null; then
 	PATH=$here/bin:$PATH
 fi
 for p in $prog; do command -v "$p" >/dev/null || die "${prog%% *} not found ($where)"; done
-[ "$wl" != tbench ] || [ -f "$loadfile" ] || die "no $loadfile (Debian: dbench)"
+[ "$wl" != tbench ] || [ -f "$loadfile" ] || die "no $loadfile (Debian and Fedora: dbench)"
 [ -z "$check" ] || exit 0
 
 for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done

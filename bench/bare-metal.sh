@@ -131,7 +131,7 @@ lack() { echo "bare-metal: missing: $*" >&2; miss=1; }
 [ -n "$runs_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || lack "scipy, for the report (Debian and Fedora: python3-scipy)"
 report_one() {
 	"$here/stats.py" "$out/$1-$2.csv" --title "$1, $2: A/B/A of $3 on one boot" --label "A=A  ${4%|*}" \
-		--label "B=B  ${4#*|}" --label "A2=A2 ${4%|*} again" --cv-max "$cvmax" --json "$out/$1-$2.json" \
+		--label "B=B  ${4#*|}" --label "A2=A2 ${4%|*} again" --no-control --cv-max "$cvmax" --json "$out/$1-$2.json" \
 		--csv "$out/$1-$2.report.csv" >>"$out/report.txt" || rc=$?
 	[ ! -x "$here/counters.py" ] || "$here/counters.py" "$out/$1-$2.csv" >>"$out/report.txt" 2>&1 ||
 		echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
@@ -274,6 +274,7 @@ toggled() {
 	echo "Runs: ${step1:+step one$why; }per workload 1 warm-up round, then per comparison $runs rounds of A B A2," \
 		"$secs s each: $(took "$runs" "$secs")"
 	echo "Comparisons: $comparisons; workloads: $workloads$left"
+	echo "No positive control: a \"within noise\" below does not show that A and B could be told apart."
 	for c in $comparisons; do
 		! what=$(lacks "$c") || echo "(the kernel has no $what: comparison $c skipped)"
 	done

@@ -10,8 +10,9 @@ mean (Welch) or, where both sides ran on the same boots, the per-boot delta
 apart; 6: a main metric's CV over --cv-max. dom_LEVEL_* give the regime table.
 --summary F[+F2]: instead, a table of at most 80 columns of the main metrics, the
 feature's conditions F against the others (the base, the dice), as LKML reads it.
+--no-control: runs without a positive control, said once by the caller, not here.
 Usage: bench/stats.py CSV... [--title T] [--label C=NAME ...] [--compare C,B[+B2] ...]
-         [--control C] [--cv-max PCT] [--asked-min PCT] [--json F] [--csv F] [--summary F]
+         [--control C | --no-control] [--cv-max PCT] [--asked-min PCT] [--json F] [--csv F] [--summary F]
 """
 import argparse
 import csv
@@ -233,7 +234,8 @@ def main():
     for a, kw in (("csv", dict(nargs="+")), ("--summary", dict(type=lambda x: x.split("+"))), ("--title", dict(default="A/B/A")),
                   ("--label", dict(action="append", default=[], type=pair("=", "CONDITION=NAME"))),
                   ("--compare", dict(action="append", default=[], type=pair(",", "CONDITION,BASE[+BASE2]"))),
-                  ("--control", {}), ("--cv-max", dict(type=float, default=0.0)), ("--asked-min", dict(type=float, default=50.0)),
+                  ("--control", {}), ("--no-control", dict(action="store_true")),
+                  ("--cv-max", dict(type=float, default=0.0)), ("--asked-min", dict(type=float, default=50.0)),
                   ("--json", dict(dest="json_out")), ("--csv", dict(dest="csv_out"))):
         ap.add_argument(a, **kw)
     o = ap.parse_args()
@@ -299,11 +301,12 @@ def main():
                 unsure.append(wl)
             lines.append("")
         regime(data, conds, wl, name, o.asked_min, lines, out["flags"])
-    lines.append("The positive control was not told apart for %s: no \"within noise\" there means"
-                 " \"no difference\"." % ", ".join(unsure) if unsure else
-                 "The positive control was told apart for every workload: a \"within noise\" there"
-                 " means no difference beyond its interval." if o.control else
-                 "No positive control given: a \"within noise\" does not show that the two could be told apart.")
+    if o.control or not o.no_control:
+        lines.append("The positive control was not told apart for %s: no \"within noise\" there means"
+                     " \"no difference\"." % ", ".join(unsure) if unsure else
+                     "The positive control was told apart for every workload: a \"within noise\" there"
+                     " means no difference beyond its interval." if o.control else
+                     "No positive control given: a \"within noise\" does not show that the two could be told apart.")
     if o.cv_max > 0:
         lines.append("CV limit %.4g%% on the main metrics: %s" % (o.cv_max, "exceeded by " + "; ".join(
             out["cv_over"]) if out["cv_over"] else "every condition within it"))

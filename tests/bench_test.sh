@@ -321,6 +321,59 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 		eval 'test "$rc" = 0 && grep -q "line 19: value nan skipped" "$scratch/cnan.txt" &&
 			row "$scratch/cnan.txt" "v7.3 mc 120.0 90.0 35.0 0.750 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"'
 
+	# --- bench/kernels.py: runs of two kernels, one table. Kernel k1 (v7.3: norandom
+	# only) boots with the dice, A+A2 = 100 102 101 104 106 105 (mean 103, CV 2.30 %);
+	# k2 has the gate comparison, whose A+A2 (110 114 | 111) is how it boots: the
+	# B of the worked example above, +8.41 % [+4.48, +12.35], 1.08, CV 1.86 %. k1's
+	# own NO_NI_RANDOM (B = 110 114 111) against its dice: the same figures. k2's
+	# norandom holds a lower A and A2 (99 99 | 100 101, 99.75) than its gate's: it must
+	# not be taken as k2's default; its B (120 121) against them: 1.21, +20.80 %.
+	kdir() { # DIR KERNEL WORKLOAD-COMPARISON:A:B:A2...
+		mkdir -p "$scratch/$1"
+		echo "Machine: stand-in, 4 CPUs; kernel $2; features: NI_RANDOM" >"$scratch/$1/report.txt"
+		: >"$scratch/$1/runs.txt"
+		local r wc a b a2
+		for r in "${@:3}"; do
+			IFS=: read -r wc a b a2 <<<"$r"
+			echo "${wc%-*} ${wc#*-} X A|B" >>"$scratch/$1/runs.txt"
+			{ echo "workload,condition,run,metric,value,boot"
+				for v in $a; do echo "${wc%-*},A,1,completions_per_s,$v,1"; done
+				for v in $b; do echo "${wc%-*},B,1,completions_per_s,$v,1"; done
+				for v in $a2; do echo "${wc%-*},A2,1,completions_per_s,$v,1"; done; } >"$scratch/$1/$wc.csv"
+		done
+	}
+	kdir k1 7.3.4-newidle-base-gabc "futex-norandom:100 102 101:110 114 111:104 106 105"
+	kdir k2 7.3.4-newidle-gate-gdef "futex-norandom:99 99:120 121:100 101" "futex-gate:110 114:100 100:111"
+	kernels() { "$top/bench/kernels.py" "$@"; }
+	runrc "$scratch/kern.txt" kernels "$scratch/k1" "$scratch/k2"
+	t_check "kernels: each as it boots against the first, the gate's A+A2 where it has one ($rc)" \
+		eval 'test "$rc" = 0 && row "$scratch/kern.txt" "workload metric base gate" "futex compl/s 1.00 [ +0.0]( 2.3) 1.08 [ +8.4]( 1.9)*"'
+	cp -r "$scratch/k2" "$scratch/k2n"
+	sed -i '/ gate /d' "$scratch/k2n/runs.txt"
+	runrc "$scratch/kern-n.txt" kernels "$scratch/k1" "$scratch/k2n"
+	t_check "negative control: k2 as if it had no gate comparison (its dice, 0.97) fails that check" \
+		eval 'test "$rc" = 0 && not row "$scratch/kern-n.txt" "futex compl/s 1.00 [ +0.0]( 2.3) 1.08 [ +8.4]( 1.9)*"' 
+	t_check "kernels: NO_NI_RANDOM against each kernel's own dice" \
+		eval 'sed -n "/^NO_NI_RANDOM against/,\$p" "$scratch/kern.txt" >"$scratch/kern2.txt" &&
+			row "$scratch/kern2.txt" "futex compl/s 1.08 [ +8.4]( 1.9)* 1.21 [+20.8]( 0.6)*"'
+	runrc "$scratch/kern3.txt" kernels v7.3="$scratch/k1" series="$scratch/k2" exp="$scratch/k2"
+	t_check "kernels: three columns named NAME=OUTDIR, in at most 80 columns" \
+		eval 'row "$scratch/kern3.txt" "workload metric v7.3 series exp" && ! grep -q ".\{81\}" "$scratch/kern3.txt"'
+	mkdir -p "$scratch/k3"
+	cp "$scratch/k1/report.txt" "$scratch/k1/runs.txt" "$scratch/k3/"
+	while IFS='|' read -r err what; do
+		eval "set -- $what"
+		t_check "kernels: $1 is refused, said" refuses_with "$err" kernels "${@:2}"
+	done <<-EOF
+		give two or three run directories|"one directory" "$scratch/k1"
+		give two or three run directories|"four directories" "$scratch/k1" a="$scratch/k2" b="$scratch/k2" c="$scratch/k2"
+		$scratch/k1/nonexistent holds no bench/bare-metal.sh run|"a directory of no run" "$scratch/k1" "$scratch/k1/nonexistent"
+		two columns have the same name (base, base)|"the same kernel twice, unnamed" "$scratch/k1" "$scratch/k1"
+		stats: $scratch/k3/futex-norandom.csv is empty or missing|"a run without its CSV" "$scratch/k1" "$scratch/k3"
+	EOF
+	runrc "$scratch/kern-h.txt" kernels --help
+	t_check "kernels: --help is the usage, exit 0" eval 'test "$rc" = 0 && grep -q "^Usage: bench/kernels.py " "$scratch/kern-h.txt"'
+
 	# --- make bench-kernels' plan: rounds of every kernel, drawn from the seed
 	# plan SEED NAME BOOTS [WHAT [BENCH]]: bench.sh's (or BENCH's) plan of WHAT (kernels) in $scratch/NAME
 	plan() { BENCH_SEED=$1 BENCH_PLAN_ONLY=1 BENCH_OUT=$scratch/$2 BENCH_BOOTS=$3 "${5:-$top/bench/bench.sh}" "${4:-kernels}"; }
@@ -557,6 +610,25 @@ SB
 		row "$scratch/bs1-sum.txt" "norandom: NO_NI_RANDOM (every visit) against NI_RANDOM (the dice)" \
 		"sembench815 burns/s 12345 (CV 0.0%) 1.0000 (+0.00%, CV 0.0%) [+0.0, +0.0]" "schbench rps 1000 (CV 0.0%) 1.0000 (+0.00%, CV 0.0%) [+0.0, +0.0]" \
 		"sembench815 NO_NI_RANDOM mc 0.0 0.0 0.0 | 5.00 2.00" "sembench815 NI_RANDOM mc 0.0 0.0 0.0 | 5.00 2.00"
+	t_check "step one: 'no positive control' said once, in the report's head, not under each of the 4 tables" \
+		eval 'test "$(grep -ci "no positive control" "$scratch/bs1/report.txt")" = 1 &&
+			sed "/^$/q" "$scratch/bs1/report.txt" | grep -q "^No positive control: "'
+	"$top/bench/stats.py" "$scratch/bs1/sembench815-norandom.csv" >"$scratch/bs1-ctl.txt" || true
+	t_check "negative control: a table made without --no-control says it itself" grep -q "^No positive control given" "$scratch/bs1-ctl.txt"
+	# the README's times are bare-metal.sh's, from its defaults (the letters' are
+	# made from it by make outbox, the checklist's by tester-checklist.sh)
+	bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES "$top/bench/bare-metal.sh" "${@:2}" --time |
+		sed -n "s/^$1: about \([0-9]*\) minutes.*/\1/p"; }
+	readme_times() {
+		grep -q -- "--step1 --quick  *# about $(bmt quick --step1) minutes" "$1" &&
+			grep -q -- "--step1  *# the run to report: about $(bmt full --step1) minutes" "$1" &&
+			grep -q -- "bare-metal.sh --quick  *# about $(bmt quick) minutes" "$1" &&
+			tr '\n' ' ' <"$1" | tr -s ' ' >"$scratch/readme1" && grep -qF -- "about $(bmt full) minutes a kernel; step one's: about $(bmt full --step1) minutes" "$scratch/readme1"
+	}
+	t_check "README: its four times for testers are bare-metal.sh --time's ($(bmt quick --step1), $(bmt full --step1), $(bmt quick), $(bmt full) minutes)" \
+		readme_times "$top/README.md"
+	sed 's/--step1 --quick     # about [0-9]*/--step1 --quick     # about 99/' "$top/README.md" >"$scratch/README.wrong"
+	t_check "negative control: a README with another time fails that check" not readme_times "$scratch/README.wrong"
 	# schbench's -m 4 pins to CPUs 0-3: on 2 CPUs, left out, said, and out of the time
 	bm "NI_RANDOM NI_RATE" "$scratch/bs6" SB_NPROC=2
 	t_check "step one on 2 CPUs: schbench left out, said with the time of the 3 others ($rc)" \

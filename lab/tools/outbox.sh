@@ -30,6 +30,11 @@ case $email in
 esac
 sender="$name <$email>"
 say "sender: $sender"
+# where testers get the harness: the letters' How to test names it and this commit
+harness=${LKML_HARNESS:-}
+[ -n "$harness" ] || die "LKML_HARNESS is unset: the letters' How to test must say where testers clone this project (make outbox LKML_HARNESS=https://...); no outbox written"
+[ -z "$(git -C "$LAB_TOP" status --porcelain -- bench lab/guest/sched.sh)" ] ||
+	die "bench/ has changes not committed: testers would get another harness than the letters' commit; no outbox written"
 
 "$LAB_TOP/lab/prepare.sh" apply
 dir=$OUTBOX_DIR
@@ -71,6 +76,15 @@ if [ -z "${OUTBOX_SIM_TABLE:-}" ] && { [ ! -f "$table" ] ||
 fi
 "$LAB_TOP/sim/cover-table.sh" "$table" >"$tmp/sim.txt" ||
 	die "the model's table A ($table) does not back the cover letter (above): no outbox written"
+# How to test: each step's time from bare-metal.sh's defaults
+bm_time() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES \
+	"$LAB_TOP/bench/bare-metal.sh" "$@" --time | sed -n 's/^\([a-z]*\): about \([0-9]*\) minutes.*/\1 \2/p'; }
+s1=$(bm_time --step1) s2=$(bm_time)
+sed -e "s|@HARNESS@|$harness|; s|@COMMIT@|$(git -C "$LAB_TOP" rev-parse --short=12 HEAD)|" \
+	-e "s|@STEP1_QUICK@|$(sed -n 's/^quick //p' <<<"$s1")|; s|@STEP1_FULL@|$(sed -n 's/^full //p' <<<"$s1")|" \
+	-e "s|@STEP2_QUICK@|$(sed -n 's/^quick //p' <<<"$s2")|; s|@STEP2_FULL@|$(sed -n 's/^full //p' <<<"$s2")|" \
+	"$letters/how-to-test.txt" >"$tmp/how.txt"
+! grep -q '@[A-Z0-9_]*@' "$tmp/how.txt" || die "lab/data/letters/how-to-test.txt: a placeholder left: $(grep -o '@[A-Z0-9_]*@' "$tmp/how.txt" | paste -sd' ')"
 report=$OUTBOX_BENCH
 # a series that changes scheduling without figures from hardware is an RFC;
 # until there are figures the letters say so in a sentence, no heading
@@ -147,10 +161,11 @@ while read -r set first last dep kind; do
 	emu=$letters/emulated-$set.txt
 	[ -f "$emu" ] || emu=/dev/null
 	/usr/bin/python3 - "$cover" "$letters/$set.txt" "$(base_line)" "$tmp/sim.txt" "$tmp/bench.txt" "$emu" \
-		"EMU_$(echo "$set" | tr a-z A-Z)" <<'PY'
+		"EMU_$(echo "$set" | tr a-z A-Z)" "$tmp/how.txt" <<'PY'
 import sys
-cover, tmpl, base, simf, benchf, emuf, emukey = sys.argv[1:8]
+cover, tmpl, base, simf, benchf, emuf, emukey, howf = sys.argv[1:9]
 t = open(tmpl).read().replace("@BASE@", base)
+t = t.replace("@HOW_TO_TEST@\n", open(howf).read())
 t = t.replace("@SIM_TABLE@", open(simf).read().rstrip("\n"))
 t = t.replace("@BENCH_TABLE@\n", open(benchf).read())
 t = t.replace("@" + emukey + "@", open(emuf).read().strip("\n"))

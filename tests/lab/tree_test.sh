@@ -29,6 +29,7 @@ t_check "guest: both carry futexbench and aba.sh" \
 # (table A without its NI_RATE 8, jitter 1% setting), where the gate misses
 # its worst-k claim: the outbox must have a table that backs the letter
 export OUTBOX_DIR=$scratch/outbox OUTBOX_SIM_TABLE=$top/tests/lab/A-lockon.sample
+export LKML_HARNESS=https://git.kernel-lab.org/newidle-lab.git
 ident() { env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$1" \
 	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$2" "${@:3}"; }
 me() { ident "Ada Tester" "ada.tester@mail.kernel-lab.org" "$@"; }
@@ -42,6 +43,8 @@ t_check "outbox: an unset identity is refused, naming user.name" \
 	refuses_with "user.name or user.email is unset" ident "" "" lab/tools/outbox.sh
 t_check "outbox: a version 1 is refused (a new series has none)" \
 	refuses_with "leave it unset for a new series" me env LKML_VERSION=1 lab/tools/outbox.sh
+t_check "outbox: without LKML_HARNESS it is refused, naming it (testers would not know where the harness is)" \
+	refuses_with "LKML_HARNESS is unset" me env -u LKML_HARNESS lab/tools/outbox.sh
 mkdir -p "$scratch/fakegcc"
 printf '#!/bin/sh\necho "fake gcc: no" >&2\nexit 1\n' >"$scratch/fakegcc/gcc"
 chmod +x "$scratch/fakegcc/gcc"
@@ -60,6 +63,25 @@ cover=$(ls "$gate"/0000-cover-letter.patch 2>/dev/null || echo none)
 exp=$scratch/outbox/experiment dbg=$scratch/outbox/debugfs
 t_check "outbox: four sets, the debugfs fixes (2 and a letter), the fixes (4 and a letter), the gate (5 and a letter), the experiment (1 and a letter)" \
 	test "$(ls "$dbg"/*.patch 2>/dev/null | wc -l) $(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l) $(ls "$exp"/*.patch 2>/dev/null | wc -l)" = "3 5 6 2"
+# How to test: the harness at this commit, each step's command and its time as
+# bench/bare-metal.sh --time computes it from its defaults
+# bmt quick|full [OPTION]: the minutes bare-metal.sh --time gives
+bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES bench/bare-metal.sh "${@:2}" --time |
+	sed -n "s/^$1: about \([0-9]*\) minutes.*/\1/p"; }
+# says FILE TEXT: FILE's text, its lines joined, has TEXT
+says() { local t; t=$(tr '\n' ' ' <"$1" | tr -s ' '); grep -qF -- "$2" <<<"$t"; }
+for c in "$fixes" "$gate" "$exp"; do
+	t_check "outbox: ${c##*/}'s letter says how to test: the harness at this commit, step one's commands and times" \
+		eval 'says "$c/0000-cover-letter.patch" "about $(bmt quick --step1) minutes on the kernel you run now" &&
+			says "$c/0000-cover-letter.patch" "git clone $LKML_HARNESS newidle-lab cd newidle-lab && git checkout $(git rev-parse --short=12 HEAD) sudo bench/bare-metal.sh --step1 --check sudo bench/bare-metal.sh --step1 --quick"'
+done
+t_check "outbox: and steps two and three with bare-metal.sh's times ($(bmt quick), $(bmt full --step1) and $(bmt full) minutes)" \
+	eval 'says "$gate/0000-cover-letter.patch" "sudo bench/bare-metal.sh --quick (about $(bmt quick) minutes)" &&
+		says "$gate/0000-cover-letter.patch" "about $(bmt full --step1) minutes for step one, $(bmt full) per kernel"'
+sed 's/--quick (about [0-9]* minutes)/--quick (about 1 minutes)/' "$gate/0000-cover-letter.patch" >"$scratch/wrongtime.patch"
+t_check "negative control: a letter with another time fails that check" \
+	not says "$scratch/wrongtime.patch" "sudo bench/bare-metal.sh --quick (about $(bmt quick) minutes)"
+t_check "outbox: the debugfs fixes, which change no scheduling, ask no tester" eval '! grep -q "How to test" "$dbg"/*.patch'
 t_check "outbox: the experimental set is an RFC for testing, on top of the gate's" \
 	eval 'grep -q "^Subject: \[RFC PATCH 0/1\] .*for testing" "$exp/0000-cover-letter.patch" &&
 		test "$(grep -c "^prerequisite-patch-id: " "$exp/0000-cover-letter.patch")" = 11'

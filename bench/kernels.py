@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench/kernels.py: bench/bare-metal.sh's runs on two or three kernels, one table.
+
+One kernel per column, the first the baseline, at most 80 columns. Per
+workload's main metric: each kernel as it boots (its NI_GATE where it has
+the gate comparison, else its NI_RANDOM: A and A2 of that comparison),
+normalised to the first kernel; then NO_NI_RANDOM against NI_RANDOM on each
+kernel, normalised to that kernel's own dice. A cell is the mean's ratio
+[delta in %](CV in %), '*' where the 95 % Welch interval over runs excludes 0.
+Usage: bench/kernels.py [NAME=]OUTDIR [NAME=]OUTDIR [[NAME=]OUTDIR]  (NAME: the column's
+heading, else the kernel's release from OUTDIR/report.txt)
+"""
+import os
+import re
+import sys
+
+from stats import PRIMARY, compare, load, pooled, summary
+
+WIDTH = 19
+
+
+def die(msg):
+    sys.exit(print("kernels: " + msg, file=sys.stderr) or 2)
+
+
+def run_dir(arg):
+    """NAME, {(workload, metric): {condition: {boot: values}}} with the conditions
+    'default' (as booted) and 'dice'/'every' (norandom's A+A2 and B)."""
+    name, _, path = arg.rpartition("=") if "=" in arg and not os.path.isdir(arg) else ("", "", arg)
+    runs, rep = os.path.join(path, "runs.txt"), os.path.join(path, "report.txt")
+    if not (os.path.isfile(runs) and os.path.isfile(rep)):
+        die("%s holds no bench/bare-metal.sh run (runs.txt, report.txt)" % path)
+    if not name:
+        with open(rep, errors="replace") as f:
+            m = re.search(r"kernel (\S+);", f.readline())
+        name = m.group(1) if m else os.path.basename(os.path.normpath(path))
+        name = re.sub(r"^.*-newidle-(base|gate|exp)-.*$", r"\1", name)
+    cmp = {}
+    with open(runs) as f:
+        for line in f:
+            wl, c = (line.split() + ["", ""])[:2]
+            if not c:
+                die("%s: not 'WORKLOAD COMPARISON ...': %r" % (runs, line))
+            cmp.setdefault(wl, []).append(c)
+    out = {}
+    for wl, cs in cmp.items():
+        for c in ("gate", "norandom"):
+            if c not in cs:
+                continue
+            data, _ = load([os.path.join(path, "%s-%s.csv" % (wl, c))])
+            for (w, m), d in data.items():
+                if m not in PRIMARY or not {"A", "A2", "B"} <= set(d):
+                    continue
+                k = out.setdefault((w, m), {})
+                k.setdefault("default", pooled(d, ["A", "A2"]))
+                if c == "norandom":
+                    k.update(dice=pooled(d, ["A", "A2"]), every=d["B"])
+    if not out:
+        die("%s: no main metric with A, B and A2" % path)
+    return name[:WIDTH - 2], out
+
+
+def cell(own, base, m):
+    """ratio [delta %](CV %) of own against base, '*' where the interval excludes 0."""
+    r, s, b = compare({"x": own, "y": base}, "x", ["y"], m), summary(own), summary(base)
+    if not b["mean"]:
+        return "-"
+    apart = "ci_low_pct" in r and (r["ci_low_pct"] > 0 or r["ci_high_pct"] < 0)
+    return "%.2f [%+5.1f](%4.1f)%s" % (s["mean"] / b["mean"], r["delta_pct"], s["cv_pct"], "*" if apart else "")
+
+
+def table(title, kernels, pick):
+    names = [n for n, _ in kernels]
+    lines = [title, "%-19s" % "workload metric" + "".join(" %-*s" % (WIDTH, n) for n in names).rstrip()]
+    keys = [k for k in kernels[0][1] if all(k in d for _, d in kernels)]
+    for wl, m in keys:
+        cells = []
+        for _, d in kernels:
+            own, base = pick(d[(wl, m)], kernels[0][1][(wl, m)])
+            cells.append(cell(own, base, m) if own is not None and base is not None else "-")
+        label = "%s %s" % (wl[:11], m.replace("_per_s", "/s").replace("completions", "compl")[:7])
+        lines.append("%-19s" % label[:19] + "".join(" %-*s" % (WIDTH, c) for c in cells).rstrip())
+    missing = [k for _, d in kernels for k in d if k not in keys]
+    if missing:
+        lines.append("  (not on every kernel, left out: %s)" % ", ".join(sorted({"%s %s" % k for k in missing})))
+    return lines
+
+
+def main():
+    args = sys.argv[1:]
+    if args in ([], ["-h"], ["--help"]) or any(a.startswith("-") for a in args):
+        print(__doc__.strip(), file=sys.stderr if args and args[0] not in ("-h", "--help") else sys.stdout)
+        sys.exit(0 if args in (["-h"], ["--help"]) else 2)
+    if not 2 <= len(args) <= 3:
+        die("give two or three run directories (80 columns), the baseline's first, not %d" % len(args))
+    kernels = [run_dir(a) for a in args]
+    if len({n for n, _ in kernels}) < len(kernels):
+        die("two columns have the same name (%s): name them, NAME=OUTDIR" % ", ".join(n for n, _ in kernels))
+    lines = table("Each kernel as it boots, normalised to %s" % kernels[0][0], kernels,
+                  lambda k, b: (k.get("default"), b.get("default")))
+    lines += [""] + table("NO_NI_RANDOM against NI_RANDOM, each kernel against its own dice", kernels,
+                          lambda k, b: (k.get("every"), k.get("dice")))
+    lines += ["", "ratio [delta %](CV %); *: the 95 % Welch interval over runs excludes 0"]
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
