@@ -112,6 +112,19 @@ t_check "verify: the patched image holds the gate" grep -q '^ok: the patched ima
 t_check "verify: and has no candidate" grep -q '^ok: the gate image has no candidate' "$scratch/verify"
 t_check "verify: its package holds its image and config, schedstats and debugfs on" \
 	eval 'grep -q "^ok: gate package holds /boot/vmlinuz-" "$scratch/verify" && grep -q "^ok: gate kernel has CONFIG_SCHEDSTATS" "$scratch/verify"'
+# the RPMs of the same build (TESTER_RPMS): the kernel, checked as the .deb is
+rpm=$(ls "$dest"/kernel-[0-9]*_newidle_gate_*.rpm 2>/dev/null || true)
+t_check "one patched RPM: ${rpm##*/}, named by the same release, no kernel-headers" \
+	eval 'test "$(echo "$rpm" | grep -c .)" = 1 && test "$(rpm -qp --qf "%{NAME} %{VERSION}" "$rpm")" = "kernel 7.3.4_newidle_gate_g$gsha" &&
+		test -z "$(ls "$dest"/kernel-headers-* 2>/dev/null)"'
+[ -z "$rpm" ] || "$verify" "$rpm" "$rpm" "$rpm" >"$scratch/verify-rpm" 2>&1 || true
+sed 's/^/# /' "$scratch/verify-rpm" 2>/dev/null || true
+t_check "verify of the RPM: it holds the gate, no candidate, its image and config" \
+	eval 'grep -q "^ok: the patched image holds the gate" "$scratch/verify-rpm" && grep -q "^ok: the gate image has no candidate" "$scratch/verify-rpm" &&
+		grep -q "^ok: gate package holds /lib/modules/.*/vmlinuz and " "$scratch/verify-rpm" && grep -q "^ok: gate package kernel 7.3.4_newidle_gate_g" "$scratch/verify-rpm"'
+t_check "negative control: the patched RPM as the baseline and as the experiment fails, by name and content" \
+	eval 'grep -q "^FAIL: the baseline image holds the gate" "$scratch/verify-rpm" && grep -q "^FAIL: exp package kernel .*: not named" "$scratch/verify-rpm" &&
+		grep -q "^FAIL: the experiment image does not hold the candidate" "$scratch/verify-rpm"'
 # same config: they differ in no option v7.3 has (the small config has none
 # of the series' own either: no KUnit)
 series_only() {
@@ -140,20 +153,29 @@ t_check "negative control: its name fails the experiment's name check" \
 
 # The checklist, from the package names (the same one three times)
 "$top/lab/tools/tester-checklist.sh" "$gate" "$gate" "$gate" >"$scratch/CHECKLIST.txt"
-for s in "${gate##*/}" 'uname -r' 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' 'sudo bench/bare-metal.sh' 'thread on LKML'; do
+for s in "${gate##*/}" 'echo Y | sudo tee /sys/kernel/debug/sched/verbose' 'sudo bench/bare-metal.sh' 'thread on LKML' \
+	'sudo dnf install ./kernel-[0-9]*newidle*.rpm' 'Secure Boot' 'sudo apt install git gcc make dbench rt-tests python3-scipy' \
+	'sudo dnf install git gcc make dbench realtime-tests python3-scipy' 'bench/kernels.py v7.3=OUTDIR'; do
 	t_check "checklist: $s" grep -qF -- "$s" "$scratch/CHECKLIST.txt"
 done
-# its step 3 run on each kernel's features file (the candidate is off by
-# default: the experiment kernel shows NO_ of it)
-confirm=$(sed -n 's|^ *sudo \(grep .*\) /sys/kernel/debug/sched/features$|\1|p' "$scratch/CHECKLIST.txt")
-says() { printf '%s\n' "$2" >"$scratch/features"; eval "$1 \"\$scratch/features\"" | paste -sd' ' || true; }
-all="NI_RANDOM NI_RATE $GATE_DEBUGFS NO_$EXPERIMENT_FEATURE"
-t_check "checklist: its confirmation tells the three kernels apart ($confirm)" \
-	eval 'test "$(says "$confirm" "NI_RANDOM NI_RATE")" = "" && test "$(says "$confirm" "NI_RANDOM NI_RATE $GATE_DEBUGFS")" = "$GATE_DEBUGFS" &&
-		test "$(says "$confirm" "$all")" = "$GATE_DEBUGFS NO_$EXPERIMENT_FEATURE"'
-t_check "negative control: the earlier grep -ow of the two names misses the experiment's NO_" \
-	eval 'test "$(says "grep -ow -e $GATE_DEBUGFS -e $EXPERIMENT_FEATURE" "$all")" = "$GATE_DEBUGFS"'
-
+# its step 3: tester-verify.sh --running on each kernel's features (the
+# candidate is off by default: the experiment kernel shows NO_ of it) and release
+t_check "checklist: step 3 confirms the kernel with lab/tools/tester-verify.sh --running" \
+	grep -qx '     sudo lab/tools/tester-verify.sh --running' "$scratch/CHECKLIST.txt"
+running() { printf '%s\n' "$2" >"$scratch/features"; TESTER_FEATURES=$scratch/features TESTER_RELEASE=$1 "$verify" --running; }
+for k in "base:NI_RANDOM NI_RATE:v7.3 or another" "gate:NI_RANDOM NI_RATE $GATE_DEBUGFS:v7.3 + the series ($GATE_DEBUGFS)" \
+	"exp:NI_RANDOM NI_RATE $GATE_DEBUGFS NO_$EXPERIMENT_FEATURE:v7.3 + the series + the experimental set (NO_$EXPERIMENT_FEATURE)"; do
+	IFS=: read -r role feats what <<<"$k"
+	runrc "$scratch/run-$role" running "7.3.4-newidle-$role-g0123456789ab" "$feats"
+	t_check "verify --running: the $role kernel's features name it, its release agrees ($rc)" \
+		eval 'test "$rc" = 0 && grep -q "^running: .*: $what" "$scratch/run-$role" && grep -q "^ok: its release names the same kernel" "$scratch/run-$role"'
+done
+runrc "$scratch/run-mix" running 7.3.4-newidle-gate-g0123456789ab "NI_RANDOM NI_RATE $GATE_DEBUGFS NO_$EXPERIMENT_FEATURE"
+t_check "negative control: a release of the patched package with the experiment's features fails ($rc)" \
+	eval 'test "$rc" = 1 && grep -q "^FAIL: its release names another kernel" "$scratch/run-mix"'
+runrc "$scratch/run-old" running 6.1.0 "TTWU_QUEUE"
+t_check "verify --running: a kernel without NI_RANDOM is none of the three, said ($rc)" \
+	eval 'test "$rc" != 0 && grep -q "has no NI_RANDOM: this kernel is none of the three" "$scratch/run-old"'
 # A config that does not build: the small one with an initramfs that is not
 # there (incremental on the build above: what initrd support touches is
 # rebuilt, and usr/ fails). The small config has no initrd support, without
@@ -162,5 +184,5 @@ cp "$dest/gate/config" "$scratch/broken.config"
 printf 'CONFIG_BLK_DEV_INITRD=y\nCONFIG_INITRAMFS_SOURCE="/nonexistent/lab-initramfs"\n' >>"$scratch/broken.config"
 t_check "a config that does not build fails" fails env TESTER_OUT="$dest" TESTER_KERNELS=gate "$tk" "$scratch/broken.config"
 t_check "... saying so, with the log" grep -q 'gate: the kernel does not build with this config .*build.log; no packages' "$scratch/log"
-t_check "... and leaves no package" test -z "$(ls "$dest"/*.deb 2>/dev/null)"
+t_check "... and leaves no package" test -z "$(ls "$dest"/*.deb "$dest"/*.rpm 2>/dev/null)"
 t_done

@@ -10,7 +10,6 @@ if [ $# = 3 ]; then
 	exp=$(dpkg-deb -f "$3" Package)
 	debs="$debs ./$(basename "$3")"
 fi
-f=/sys/kernel/debug/sched/features
 # bm full|quick: the time bench/bare-metal.sh computes from its defaults
 bm() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES "$LAB_TOP/bench/bare-metal.sh" --time | sed -n "s/^$1: //p"; }
 cat <<EOF
@@ -22,31 +21,41 @@ EOF
 [ -z "$exp" ] || echo "  experiment: $(basename "$3")   (candidate $EXPERIMENT_FEATURE, for testing only)"
 cat <<EOF
 1. Copy the packages to the test machine and install them (only these;
-   not linux-libc-dev, which would replace the system's headers):
-     sudo apt install $debs
+   not linux-libc-dev or kernel-headers, which would replace the system's
+   userspace headers):
+     sudo apt install $debs                       (Debian, Ubuntu)
+     sudo dnf install ./kernel-[0-9]*newidle*.rpm   (Fedora: the RPMs of TESTER_RPMS)
+   The packages are not signed. With Secure Boot on, the firmware refuses
+   them, or the kernel's lockdown keeps debugfs from root (step 4's --check
+   names it): turn Secure Boot off in the firmware for the tests, or sign
+   the image with a key of your own enrolled with mokutil.
 2. Boot each in turn, fresh, from the boot menu (Advanced options):
      ${base#linux-image-}    v7.3, the baseline
      ${gate#linux-image-}    v7.3 + the series
 EOF
 [ -z "$exp" ] || echo "     ${exp#linux-image-}     v7.3 + the series + the experimental set ($EXPERIMENT_FEATURE)"
 cat <<EOF
-3. Confirm which one runs:
-     uname -r
+3. Confirm which one runs, from the lab's checkout:
+     sudo lab/tools/tester-verify.sh --running
+   It names the kernel from its sched features ($GATE_DEBUGFS: the series;
+   $EXPERIMENT_FEATURE or NO_$EXPERIMENT_FEATURE, off until switched on: the experiment) and
+   fails where its release (uname -r) names another one. The per-domain
+   files (the series' newidle state) need:
      echo Y | sudo tee /sys/kernel/debug/sched/verbose
-     sudo grep -owE '(NO_)?($GATE_DEBUGFS|$EXPERIMENT_FEATURE)' $f
-   It prints $GATE_DEBUGFS on the patched kernel, $GATE_DEBUGFS and NO_$EXPERIMENT_FEATURE
-   (the candidate, off until switched on) on the experiment kernel, nothing
-   on the baseline.
-4. Benchmark on each, from the lab's checkout, on an otherwise idle machine
-   (the report needs python3-scipy: sudo apt install python3-scipy):
-     sudo bench/bare-metal.sh            the full run, the one to report:
-         $(bm full)
-     sudo bench/bare-metal.sh --quick    a first look:
+4. Benchmark on each, from the lab's checkout, on an otherwise idle machine;
+   what the runs need (--check names what is missing, all at once):
+     sudo apt install git gcc make dbench rt-tests python3-scipy
+     sudo dnf install git gcc make dbench realtime-tests python3-scipy
+     sudo bench/bare-metal.sh --quick    first, on the experiment kernel:
          $(bm quick)
+     sudo bench/bare-metal.sh            optional, the full run on each:
+         $(bm full)
    Each kernel runs the comparisons it has: the experiment kernel all of
    them, the patched one two, the baseline only NI_RANDOM against
-   NO_NI_RANDOM (a third of the time).
+   NO_NI_RANDOM (a third of the time). Step one of the letters (--step1,
+   on the kernel you ran before these) needs none of the packages.
 5. Report back: reply to the series' thread on LKML (reply-all, plain text,
-   inline) with each kernel's report.txt (newidle-bench-*/report.txt), the
-   uname -r of each, and the machine (lscpu: model, sockets, cores, threads).
+   inline) with the summary each run prints last, the uname -r of each and
+   lscpu; attach report.txt. Runs on two or three kernels, one table:
+     bench/kernels.py v7.3=OUTDIR series=OUTDIR exp=OUTDIR
 EOF

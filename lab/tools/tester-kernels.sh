@@ -1,7 +1,8 @@
 #!/bin/bash
 # Kernels for a tester: v7.3 (baseline), v7.3 + the series (patched) and the
 # series + the experimental set (experiment: for testing only), from one
-# config as Debian packages that cannot be mistaken for each other.
+# config as Debian packages and RPMs (TESTER_RPMS) that cannot be mistaken for
+# each other.
 # Usage: lab/tools/tester-kernels.sh [CONFIG]  (or CONFIG=...): a .config (.gz
 # too), 'guest' (the lab's), 'min' (make check's: tinyconfig + tester-min);
 # default: the running kernel's. Output in TESTER_OUT: the packages,
@@ -68,7 +69,7 @@ for s in "$base_src" "$gate_src" "$exp_src"; do
 done
 [ "$(git -C "$base_src" rev-parse HEAD)" = "$(git -C "$LINUX" rev-parse "$BASE_TAG^{commit}")" ] ||
 	die "$base_src is not at $BASE_TAG"
-need make gcc ccache flex bison bc dpkg-buildpackage dh_prep
+need make gcc ccache flex bison bc dpkg-buildpackage dh_prep ${TESTER_RPMS:+rpmbuild}
 
 case $cfg in
 guest|min)
@@ -92,7 +93,7 @@ for v in $TESTER_KERNELS; do
 	case $v in base|gate|exp) ;; *) die "TESTER_KERNELS: no kernel '$v' (base, gate, exp)" ;; esac
 done
 mkdir -p "$dest"
-rm -f "$dest"/*.deb "$dest/CHECKLIST.txt" "$dest/config.diff"
+rm -f "$dest"/*.deb "$dest"/*.rpm "$dest/CHECKLIST.txt" "$dest/config.diff"
 build() {
 	local v=$1 src=$2 sha rel d b start rc
 	sha=$(git -C "$src" rev-parse --short=12 HEAD)
@@ -127,7 +128,16 @@ build() {
 	mv "$src"/.build-tester/linux-image-"$rel"_*.deb "$dest/" 2>/dev/null ||
 		die "$v: no linux-image-$rel package in $src/.build-tester"
 	mv "$src"/.build-tester/linux-headers-"$rel"_*.deb "$dest/" 2>/dev/null || true
-	say "$v: $rel packaged in $(( $(date +%s) - start ))s"
+	[ -n "$TESTER_RPMS" ] || { say "$v: $rel packaged in $(( $(date +%s) - start ))s"; return 0; }
+	# the same build as RPMs: the kernel and its -devel, not kernel-headers
+	# (the system's userspace headers, as linux-libc-dev is on Debian)
+	rm -rf "$b/rpmbuild"
+	kmake "$src" O="$b" -j"$JOBS" LOCALVERSION="-newidle-$v-g$sha" binrpm-pkg >"$d/rpm.log" 2>&1 ||
+		die "$v: make binrpm-pkg failed (exit $?): see $d/rpm.log; no RPMs"
+	mv "$b"/rpmbuild/RPMS/*/kernel-"${rel//-/_}"-*.rpm "$dest/" 2>/dev/null ||
+		die "$v: no kernel-${rel//-/_} RPM in $b/rpmbuild/RPMS"
+	mv "$b"/rpmbuild/RPMS/*/kernel-devel-"${rel//-/_}"-*.rpm "$dest/" 2>/dev/null || true
+	say "$v: $rel packaged as .deb and .rpm in $(( $(date +%s) - start ))s"
 }
 build base "$base_src"
 build gate "$gate_src"
@@ -152,6 +162,10 @@ base_deb=$(ls "$dest"/linux-image-*-newidle-base-*.deb)
 gate_deb=$(ls "$dest"/linux-image-*-newidle-gate-*.deb)
 exp_deb=$(ls "$dest"/linux-image-*-newidle-exp-*.deb)
 "$LAB_TOP/lab/tools/tester-verify.sh" "$base_deb" "$gate_deb" "$exp_deb"
+if [ -n "$TESTER_RPMS" ]; then
+	"$LAB_TOP/lab/tools/tester-verify.sh" "$dest"/kernel-[0-9]*_newidle_base_*.rpm "$dest"/kernel-[0-9]*_newidle_gate_*.rpm \
+		"$dest"/kernel-[0-9]*_newidle_exp_*.rpm
+fi
 {
 	echo "Config: $cfg; compiler: $(gcc --version | sed -n 1p)"
 	[ -z "$notes" ] || { echo "The lab changed in it, for both kernels:"; sed 's/^/  - /' <<<"$notes"; }

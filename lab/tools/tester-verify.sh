@@ -1,28 +1,54 @@
 #!/bin/bash
-# Check a set of tester kernel packages: names that say which is which, each
+# Check a set of tester kernel packages (.deb or .rpm): names that say which is which, each
 # with its image and config (schedstats, debugfs), the gate (GATE_DEBUGFS) in
 # the patched and experiment images only, the candidate in the experiment's only.
+# --running: which of the three kernels runs, from its sched features (the
+# candidate is off by default: NO_ of it) and its release name; they must agree.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
-[ $# = 2 ] || [ $# = 3 ] || die "usage: lab/tools/tester-verify.sh BASELINE.deb PATCHED.deb [EXPERIMENT.deb]"
-need dpkg-deb
+usage="usage: lab/tools/tester-verify.sh BASELINE PATCHED [EXPERIMENT] (.deb or .rpm packages) | --running"
+if [ "${1:-}" = --running ]; then
+	[ $# = 1 ] || die "$usage"
+	f=${TESTER_FEATURES:-/sys/kernel/debug/sched/features} rel=${TESTER_RELEASE:-$(uname -r)}
+	feats=$(cat "$f" 2>&1) || die "cannot read $f (${feats##*: }): run it as root, with debugfs mounted"
+	has() { grep -qwE "(NO_)?$1" <<<"$feats"; }
+	has NI_RANDOM || die "$f has no NI_RANDOM: this kernel is none of the three (older than v7.3's throttle)"
+	if has "$EXPERIMENT_FEATURE"; then role=exp what="v7.3 + the series + the experimental set ($(grep -owE "(NO_)?$EXPERIMENT_FEATURE" <<<"$feats"))"
+	elif has "$GATE_DEBUGFS"; then role=gate what="v7.3 + the series ($(grep -owE "(NO_)?$GATE_DEBUGFS" <<<"$feats"))"
+	else role=base what="v7.3 or another kernel without the series (no $GATE_DEBUGFS)"
+	fi
+	echo "running: $rel: $what"
+	case $rel in
+	*-newidle-"$role"-g*) echo "ok: its release names the same kernel (-newidle-$role-)" ;;
+	*-newidle-*) echo "FAIL: its release names another kernel than its features (-newidle-$role- expected)"; exit 1 ;;
+	*) echo "ok: not one of the tester packages (step one runs on it)" ;;
+	esac
+	exit 0
+fi
+[ $# = 2 ] || [ $# = 3 ] || die "$usage"
+for p; do case $p in *.rpm) need rpm rpm2cpio cpio ;; *) need dpkg-deb ;; esac; done
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 bad=0
 pass() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; bad=1; }
 
-# has_word DEB WORD: the package's kernel image holds WORD
+# unpack PACKAGE: its files in $w/x (a .deb or an .rpm)
+unpack() {
+	rm -rf "$w/x"
+	mkdir -p "$w/x"
+	case $1 in
+	*.rpm) rpm2cpio "$1" | (cd "$w/x" && cpio -idm --quiet) ;;
+	*) dpkg-deb -x "$1" "$w/x" ;;
+	esac || die "$1: cannot unpack it"
+}
+# has_word WORD: the unpacked kernel image holds WORD
 has_word() {
-	local x=$w/x word=$2
-	rm -rf "$x"
-	mkdir -p "$x"
-	dpkg-deb -x "$1" "$x"
-	set -- "$x"/boot/vmlinuz-*
-	[ -f "$1" ] || die "$(basename "$1"): no /boot/vmlinuz-* in the package"
-	"$LINUX/scripts/extract-vmlinux" "$1" >"$w/vmlinux" 2>/dev/null ||
-		die "cannot decompress $(basename "$1") (its decompressor: xz, gzip, zstd or lz4, missing?)"
-	grep -qaw "$word" "$w/vmlinux"
+	set -- "$1" "$img"
+	[ -f "$2" ] || die "no kernel image in the package"
+	"$LINUX/scripts/extract-vmlinux" "$2" >"$w/vmlinux" 2>/dev/null ||
+		die "cannot decompress $(basename "$2") (its decompressor: xz, gzip, zstd or lz4, missing?)"
+	grep -qaw "$1" "$w/vmlinux"
 }
 
 names=""
@@ -32,28 +58,45 @@ for role in $roles; do
 	deb=$1
 	shift
 	[ -f "$deb" ] || die "no such package: $deb"
-	pkg=$(dpkg-deb -f "$deb" Package) || die "$deb is not a Debian package"
-	ver=$(dpkg-deb -f "$deb" Version)
-	rel=${pkg#linux-image-}
-	names="$names $pkg"
-	if [[ $pkg =~ ^linux-image-[0-9]+\.[0-9]+\.[0-9]+-newidle-$role-g[0-9a-f]{12}$ ]] && [ "$ver" = "$rel-1" ]; then
+	# the name, version and the kernel's release: linux-image-REL, REL-1
+	# (Debian's), or kernel, REL with _ for - (the kernel's binrpm-pkg)
+	case $deb in
+	*.rpm)
+		pkg=$(rpm -qp --qf '%{NAME}' "$deb" 2>/dev/null) || die "$deb is not an RPM package"
+		ver=$(rpm -qp --qf '%{VERSION}' "$deb")
+		rel=${ver//_/-}
+		[[ $pkg = kernel && $ver =~ ^[0-9]+\.[0-9]+\.[0-9]+_newidle_${role}_g[0-9a-f]{12}$ ]] && ok=1 || ok=""
+		want="kernel, version X.Y.Z_newidle_${role}_gCOMMIT"
+		names="$names $pkg-$ver" ;;
+	*)
+		pkg=$(dpkg-deb -f "$deb" Package) || die "$deb is not a Debian package"
+		ver=$(dpkg-deb -f "$deb" Version)
+		rel=${pkg#linux-image-}
+		[[ $pkg =~ ^linux-image-[0-9]+\.[0-9]+\.[0-9]+-newidle-$role-g[0-9a-f]{12}$ && $ver = "$rel-1" ]] && ok=1 || ok=""
+		want="linux-image-X.Y.Z-newidle-$role-gCOMMIT, version the same + -1"
+		names="$names $pkg" ;;
+	esac
+	if [ -n "$ok" ]; then
 		pass "$role package $pkg $ver: named as a $role kernel, with its commit"
 	else
-		fail "$role package $pkg $ver: not named linux-image-X.Y.Z-newidle-$role-gCOMMIT, version the same + -1"
+		fail "$role package $pkg $ver: not named $want"
 	fi
-	files=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
-	if grep -qx "./boot/vmlinuz-$rel" <<<"$files" && grep -qx "./boot/config-$rel" <<<"$files"; then
-		pass "$role package holds /boot/vmlinuz-$rel and /boot/config-$rel"
+	unpack "$deb"
+	# the .deb installs /boot/vmlinuz-REL; the .rpm /lib/modules/REL/vmlinuz,
+	# which its scriptlet copies to /boot
+	img=$w/x/boot/vmlinuz-$rel cfg=$w/x/boot/config-$rel
+	[ -f "$img" ] || img=$w/x/lib/modules/$rel/vmlinuz cfg=$w/x/lib/modules/$rel/config
+	if [ -f "$img" ] && [ -f "$cfg" ]; then
+		pass "$role package holds ${img#"$w"/x} and ${cfg#"$w"/x}"
 	else
-		fail "$role package lacks /boot/vmlinuz-$rel or /boot/config-$rel"
+		fail "$role package lacks the image or config of $rel (/boot/vmlinuz-$rel, /lib/modules/$rel/vmlinuz)"
 	fi
-	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./boot/config-$rel" >"$w/config" 2>/dev/null || true
-	if grep -q '^CONFIG_SCHEDSTATS=y' "$w/config" && grep -q '^CONFIG_DEBUG_FS=y' "$w/config"; then
+	if grep -qs '^CONFIG_SCHEDSTATS=y' "$cfg" && grep -qs '^CONFIG_DEBUG_FS=y' "$cfg"; then
 		pass "$role kernel has CONFIG_SCHEDSTATS and CONFIG_DEBUG_FS"
 	else
 		fail "$role kernel lacks CONFIG_SCHEDSTATS or CONFIG_DEBUG_FS"
 	fi
-	if has_word "$deb" "$GATE_DEBUGFS"; then gate=yes; else gate=no; fi
+	if has_word "$GATE_DEBUGFS"; then gate=yes; else gate=no; fi
 	case $role-$gate in
 	gate-yes) pass "the patched image holds the gate ($GATE_DEBUGFS)" ;;
 	exp-yes) pass "the experiment image holds the gate ($GATE_DEBUGFS)" ;;
@@ -63,7 +106,7 @@ for role in $roles; do
 	base-yes) fail "the baseline image holds the gate ($GATE_DEBUGFS): is it the patched kernel?" ;;
 	esac
 	[ "$roles" != "base gate" ] || continue
-	if has_word "$deb" "$EXPERIMENT_FEATURE"; then cand=yes; else cand=no; fi
+	if has_word "$EXPERIMENT_FEATURE"; then cand=yes; else cand=no; fi
 	case $role-$cand in
 	exp-yes) pass "the experiment image holds the candidate ($EXPERIMENT_FEATURE)" ;;
 	exp-no) fail "the experiment image does not hold the candidate (no $EXPERIMENT_FEATURE): is it the patched kernel?" ;;

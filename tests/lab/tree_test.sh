@@ -123,6 +123,7 @@ t_check "lint: the good outbox passes" lab/tools/outbox-lint.sh "$gate" "Ada Tes
 c=0000-cover-letter.patch p1=$(cd "$gate" && ls 0001-*.patch)
 t_check "lint: a placeholder left fails" lint '$a @BENCH_TABLE@' "$c" "placeholder left"
 t_check "lint: a path of the lab fails" lint '$a see sim/model.h' "$c" "names a path of the lab"
+t_check "lint: one just before How to test (whose commands may name them) fails" lint '/^How to test/i see sim/model.h' "$c" "names a path of the lab"
 t_check "lint: the repository's absolute path fails" lint "\$a $top/out/x" "$p1" "names this repository's path"
 t_check "lint: an emulated figure without its label fails" lint '$a\\nUnder QEMU the gate made 11215 ops/s.' "$c" "figure from emulation without its label"
 printf '\nUnder QEMU (emulated, not hardware) the gate made 11215 ops/s.\n' >"$scratch/labelled.txt"
