@@ -191,9 +191,14 @@ for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && brea
 # shellcheck source=lab/guest/sched.sh
 . "$lib"
 if [ -n "$unread" ]; then
-	case $unread in *"not permitted"*) ;; *) grep -qs '\[integrity\]\|\[confidentiality\]' "$LK" ;; esac &&
-		lack "debugfs is restricted by kernel lockdown (Secure Boot): see $LK" ||
+	# lockdown where it says so; a refusal without it has another cause
+	if grep -qs '\[integrity\]\|\[confidentiality\]' "$LK"; then
+		lack "debugfs is restricted by kernel lockdown (Secure Boot): see $LK"
+	elif case $unread in *"not permitted"*) ;; *) false ;; esac; then
+		lack "root may not read $F (Operation not permitted), and kernel lockdown is not on ($LK): the debugfs= boot option or a security module restricts debugfs"
+	else
 		lack "the kernel's sched features (${unread#cat: }): no comparison can be checked"
+	fi
 	exit 1
 fi
 has() { feat "$1" >/dev/null; }

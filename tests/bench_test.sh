@@ -654,6 +654,16 @@ SB
 	t_check "negative control: without lockdown, the file that cannot be read is named, with why ($rc)" \
 		eval 'test "$rc" = 1 && grep -q "missing: the kernel.s sched features (.*lockedfeat: Is a directory): no comparison" "$scratch/bs9.txt" &&
 			! grep -q "lockdown" "$scratch/bs9.txt"'
+	# root refused (EPERM) without lockdown (as on a host whose debugfs is restricted
+	# otherwise): not put down to lockdown (a cat stand-in refuses the features file)
+	script "$scratch/eperm/cat" 'case "$1" in *bm-features) echo "cat: $1: Operation not permitted" >&2; exit 1 ;; esac' 'exec /bin/cat "$@"'
+	bm "NI_RANDOM NI_RATE" "$scratch/bs11" PATH="$scratch/eperm:$scratch/sb:$PATH" BM_OPT=--check
+	t_check "--check: root refused without lockdown is said so, not put down to lockdown ($rc)" \
+		eval 'test "$rc" = 1 && grep -q "missing: root may not read .*(Operation not permitted), and kernel lockdown is not on" "$scratch/bs11.txt" &&
+			! grep -q "restricted by kernel lockdown" "$scratch/bs11.txt"'
+	bm "NI_RANDOM NI_RATE" "$scratch/bs12" PATH="$scratch/eperm:$scratch/sb:$PATH" ABA_LOCKDOWN="$scratch/lockdown-on" BM_OPT=--check
+	t_check "negative control: the same refusal with lockdown on is lockdown's ($rc)" \
+		eval 'test "$rc" = 1 && grep -q "restricted by kernel lockdown" "$scratch/bs12.txt"'
 	# debugfs: --check mounts it where it is not, and unmounts what it mounted
 	script "$scratch/mnt/mount" 'echo "mount $*" >>"$MNT_LOG"; cp "$MNT_SRC" "$ABA_FEATURES"'
 	script "$scratch/mnt/umount" 'echo "umount $*" >>"$MNT_LOG"; rm "$ABA_FEATURES"'
