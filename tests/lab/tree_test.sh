@@ -78,7 +78,7 @@ done
 t_check "outbox: and steps two and three with bare-metal.sh's times ($(bmt quick), $(bmt full --step1) and $(bmt full) minutes)" \
 	eval 'says "$gate/0000-cover-letter.patch" "sudo bench/bare-metal.sh --quick (about $(bmt quick) minutes)" &&
 		says "$gate/0000-cover-letter.patch" "about $(bmt full --step1) minutes for step one, $(bmt full) per kernel"'
-sed 's/--quick (about [0-9]* minutes)/--quick (about 1 minutes)/' "$gate/0000-cover-letter.patch" >"$scratch/wrongtime.patch"
+sed 's/(about [0-9]* minutes)/(about 1 minutes)/' "$gate/0000-cover-letter.patch" >"$scratch/wrongtime.patch"
 t_check "negative control: a letter with another time fails that check" \
 	not says "$scratch/wrongtime.patch" "sudo bench/bare-metal.sh --quick (about $(bmt quick) minutes)"
 t_check "outbox: the debugfs fixes, which change no scheduling, ask no tester" eval '! grep -q "How to test" "$dbg"/*.patch'
