@@ -128,7 +128,7 @@ took() {
 # lack WHAT: missing, said; the checks go on, the run does not start (exit 1)
 miss=0
 lack() { echo "bare-metal: missing: $*" >&2; miss=1; }
-[ -n "$runs_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || lack "scipy, for the report (Debian and Fedora: python3-scipy)"
+[ -n "$runs_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || lack "scipy, for the report (Debian and Fedora: python3-scipy; or --runs-only here, then --report OUTDIR where it is)"
 report_one() {
 	"$here/stats.py" "$out/$1-$2.csv" --title "$1, $2: A/B/A of $3 on one boot" --label "A=A  ${4%|*}" \
 		--label "B=B  ${4#*|}" --label "A2=A2 ${4%|*} again" --no-control --cv-max "$cvmax" --json "$out/$1-$2.json" \
@@ -225,7 +225,7 @@ PATH=$out/bin:$PATH
 # URL's code at COMMIT (checked) built in its tree by BUILD; said in programs.txt
 provide() {
 	if [ -n "$2" ]; then
-		cp "$2" "$out/bin/$1" && echo "$1: the tester's binary, $2" >>"$out/programs.txt"
+		cp "$2" "$out/bin/$1" && echo "$1: the tester's binary, $2, sha256 $(sha256sum "$2" | cut -d' ' -f1)" >>"$out/programs.txt"
 		return
 	fi
 	src=$out/$1-src

@@ -6,13 +6,15 @@ One kernel per column, the first the baseline, at most 80 columns. Per
 workload's main metric: each kernel as it boots (its NI_GATE where it has
 the gate comparison, else its NI_RANDOM: A and A2 of that comparison),
 normalised to the first kernel; then NO_NI_RANDOM against NI_RANDOM on each
-kernel, normalised to that kernel's own dice. A cell is the mean's ratio
+kernel, normalised to that kernel's own dice; the runs must be of one machine
+and one run length (report.txt says both). A cell is the mean's ratio
 [delta in %](CV in %), '*' where the 95 % Welch interval over runs excludes 0.
 Usage: bench/kernels.py [NAME=]OUTDIR [NAME=]OUTDIR [[NAME=]OUTDIR]  (NAME: the column's
 heading, else the kernel's release from OUTDIR/report.txt)
 """
 import os
 import re
+import signal
 import sys
 
 from stats import PRIMARY, compare, load, pooled, summary
@@ -31,9 +33,16 @@ def run_dir(arg):
     runs, rep = os.path.join(path, "runs.txt"), os.path.join(path, "report.txt")
     if not (os.path.isfile(runs) and os.path.isfile(rep)):
         die("%s holds no bench/bare-metal.sh run (runs.txt, report.txt)" % path)
+    with open(rep, errors="replace") as f:
+        head = f.read(4096)
+    # the machine and the run length must match across kernels: tbench's MB/s,
+    # for one, falls by half from 10 s runs to 20 s ones
+    m = re.search(r"^Machine: (.*), \d+ CPUs", head, re.M)
+    shape = (m.group(1) if m else "?", re.search(r"^Machine: .*?, (\d+ CPUs)", head, re.M),
+             re.search(r"^Runs: .*?(\d+) s each", head, re.M))
+    shape = (shape[0], shape[1].group(1) if shape[1] else "?", shape[2].group(1) + " s runs" if shape[2] else "?")
     if not name:
-        with open(rep, errors="replace") as f:
-            m = re.search(r"kernel (\S+);", f.readline())
+        m = re.search(r"kernel (\S+);", head)
         name = m.group(1) if m else os.path.basename(os.path.normpath(path))
         name = re.sub(r"^.*-newidle-(base|gate|exp)-.*$", r"\1", name)
     cmp = {}
@@ -58,7 +67,7 @@ def run_dir(arg):
                     k.update(dice=pooled(d, ["A", "A2"]), every=d["B"])
     if not out:
         die("%s: no main metric with A, B and A2" % path)
-    return name[:WIDTH - 2], out
+    return name[:WIDTH - 2], out, shape
 
 
 def cell(own, base, m):
@@ -88,13 +97,19 @@ def table(title, kernels, pick):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early: no traceback
     args = sys.argv[1:]
     if args in ([], ["-h"], ["--help"]) or any(a.startswith("-") for a in args):
         print(__doc__.strip(), file=sys.stderr if args and args[0] not in ("-h", "--help") else sys.stdout)
         sys.exit(0 if args in (["-h"], ["--help"]) else 2)
     if not 2 <= len(args) <= 3:
         die("give two or three run directories (80 columns), the baseline's first, not %d" % len(args))
-    kernels = [run_dir(a) for a in args]
+    runs = [run_dir(a) for a in args]
+    for what, i in (("machines", 0), ("machines", 1), ("run lengths", 2)):
+        if len({r[2][i] for r in runs}) > 1:
+            die("the runs are of different %s (%s): compare runs of one machine and one length" % (
+                what, "; ".join("%s: %s" % (r[0], r[2][i]) for r in runs)))
+    kernels = [r[:2] for r in runs]
     if len({n for n, _ in kernels}) < len(kernels):
         die("two columns have the same name (%s): name them, NAME=OUTDIR" % ", ".join(n for n, _ in kernels))
     lines = table("Each kernel as it boots, normalised to %s" % kernels[0][0], kernels,

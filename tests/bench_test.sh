@@ -330,7 +330,8 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# not be taken as k2's default; its B (120 121) against them: 1.21, +20.80 %.
 	kdir() { # DIR KERNEL WORKLOAD-COMPARISON:A:B:A2...
 		mkdir -p "$scratch/$1"
-		echo "Machine: stand-in, 4 CPUs; kernel $2; features: NI_RANDOM" >"$scratch/$1/report.txt"
+		printf 'Machine: stand-in, 4 CPUs; kernel %s; features: NI_RANDOM\nRuns: per comparison 3 rounds of A B A2, %s s each\n' \
+			"$2" "${KDIR_SECS:-10}" >"$scratch/$1/report.txt"
 		: >"$scratch/$1/runs.txt"
 		local r wc a b a2
 		for r in "${@:3}"; do
@@ -359,6 +360,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	runrc "$scratch/kern3.txt" kernels v7.3="$scratch/k1" series="$scratch/k2" exp="$scratch/k2"
 	t_check "kernels: three columns named NAME=OUTDIR, in at most 80 columns" \
 		eval 'row "$scratch/kern3.txt" "workload metric v7.3 series exp" && ! grep -q ".\{81\}" "$scratch/kern3.txt"'
+	KDIR_SECS=20 kdir k20 7.3.4-newidle-gate-gdef "futex-norandom:99 99:120 121:100 101"
 	mkdir -p "$scratch/k3"
 	cp "$scratch/k1/report.txt" "$scratch/k1/runs.txt" "$scratch/k3/"
 	while IFS='|' read -r err what; do
@@ -370,6 +372,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 		$scratch/k1/nonexistent holds no bench/bare-metal.sh run|"a directory of no run" "$scratch/k1" "$scratch/k1/nonexistent"
 		two columns have the same name (base, base)|"the same kernel twice, unnamed" "$scratch/k1" "$scratch/k1"
 		stats: $scratch/k3/futex-norandom.csv is empty or missing|"a run without its CSV" "$scratch/k1" "$scratch/k3"
+		runs are of different run lengths (base: 10 s runs; gate: 20 s runs)|"runs of 10 s and of 20 s (tbench's MB/s halves)" "$scratch/k1" "$scratch/k20"
 	EOF
 	runrc "$scratch/kern-h.txt" kernels --help
 	t_check "kernels: --help is the usage, exit 0" eval 'test "$rc" = 0 && grep -q "^Usage: bench/kernels.py " "$scratch/kern-h.txt"'

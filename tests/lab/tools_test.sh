@@ -143,8 +143,9 @@ env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_TELEMETRY="$sc
 t_check "bare-metal: sembench815 measured with the tester's binary, A/B/A of NI_GATE" \
 	has "$scratch/bm-out/sembench815-gate.csv" "^sembench815,B,2,burns_per_s,12345" "^sembench815,A2,2,burns_per_s,12345"
 t_check "bare-metal: futex8 beside it" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bm-out/futex8-gate.csv"
-t_check "bare-metal: the report names the binary and both workloads" \
-	has "$scratch/bm-out/report.txt" "sembench: the tester.s binary" "sembench815, gate: A/B/A of NI_GATE" "futex8, gate: A/B/A of NI_GATE"
+t_check "bare-metal: the report names the binary, with its sha256, and both workloads" \
+	has "$scratch/bm-out/report.txt" "sembench: the tester.s binary, $scratch/bm/sembench, sha256 $(sha256sum "$scratch/bm/sembench" | cut -d' ' -f1)$" \
+	"sembench815, gate: A/B/A of NI_GATE" "futex8, gate: A/B/A of NI_GATE"
 t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: comparison NI_NOSUCH skipped' "$scratch/bm-out/report.txt"
 t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
 	has "$scratch/bm-out/report.txt" "ni_lb_count (explains" "A2 NI_GATE (the gate) again: baseline 0$"
