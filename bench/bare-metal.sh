@@ -14,7 +14,7 @@
 # if it mounted it). Workloads: sembench-ng at 26350892f66d -o 2 (the review's
 # 8 waking 4, 815 waking 101), msgbench (bench/msgbench.c), tbench at 1, 8, 16,
 # 32 clients (the Zen 3 review's), hackbench, schbench (Chris Mason's; it needs
-# 4 CPUs or more, else left out, said): in step one, or with SCHBENCH.
+# 4 CPUs or more, else left out, said).
 # Per workload a warm-up round, then per comparison RUNS rounds of A B A2 with
 # aba.sh -S's counters; then bench/stats.py's report (python3-scipy, checked
 # first): spread, B's delta against A and A2 with its 95 % Welch interval,
@@ -44,8 +44,8 @@
 #   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s (step one: of 10 s)
 # Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND",
 #   CANDIDATES="NI_FOUND", WORKLOADS="sembench8 sembench815 msg tbench1
-#   tbench8 tbench16 tbench32 hackbench" (and schbench with SCHBENCH=path;
-#   step one: COMPARISONS=norandom, WORKLOADS="sembench815 sembench8 tbench32
+#   tbench8 tbench16 tbench32 hackbench schbench" (step one:
+#   COMPARISONS=norandom, WORKLOADS="sembench815 sembench8 tbench32
 #   schbench"), SEMBENCH=path, SCHBENCH=path, BENCH_CV_MAX=0 (%; a main
 #   metric's CV over it: exit 6; 0: none, the CV is a column of the tables,
 #   and the summary marks one over 5 %), SEMBENCH_URL=
@@ -89,8 +89,7 @@ runs=${RUNS:-$([ -n "$quick" ] && echo $quick_runs || echo $full_runs)}
 secs=${SECONDS_PER_RUN:-$([ -n "$quick" ] && echo $quick_secs || echo $full_secs)}
 comparisons=${COMPARISONS:-norandom gate NI_FOUND}
 candidates=${CANDIDATES:-NI_FOUND}
-workloads=${WORKLOADS:-sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench}
-[ -n "${WORKLOADS:-}" ] || [ -z "${SCHBENCH:-}" ] || workloads="$workloads schbench"
+workloads=${WORKLOADS:-sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench schbench}
 url=${SEMBENCH_URL:-https://github.com/davidlohr/sembench-ng}
 commit=26350892f66df56e6fa06a0c7c104ef1de322136
 sch_url=${SCHBENCH_URL:-https://github.com/masoncl/schbench}
@@ -193,7 +192,7 @@ for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && brea
 if [ -n "$unread" ]; then
 	# lockdown where it says so; a refusal without it has another cause
 	if grep -qs '\[integrity\]\|\[confidentiality\]' "$LK"; then
-		lack "debugfs is restricted by kernel lockdown (Secure Boot): see $LK"
+		lack "debugfs is restricted by kernel lockdown (Secure Boot, $LK): turn Secure Boot off in the firmware's setup for the runs"
 	elif case $unread in *"not permitted"*) ;; *) false ;; esac; then
 		lack "root may not read $F (Operation not permitted), and kernel lockdown is not on ($LK): the debugfs= boot option or a security module restricts debugfs"
 	else

@@ -16,6 +16,7 @@ import os
 import re
 import signal
 import sys
+import textwrap
 
 from stats import PRIMARY, compare, load, pooled, summary
 
@@ -92,7 +93,8 @@ def table(title, kernels, pick):
         lines.append("%-19s" % label[:19] + "".join(" %-*s" % (WIDTH, c) for c in cells).rstrip())
     missing = [k for _, d in kernels for k in d if k not in keys]
     if missing:
-        lines.append("  (not on every kernel, left out: %s)" % ", ".join(sorted({"%s %s" % k for k in missing})))
+        lines += textwrap.wrap("(not on every kernel, left out: %s)" % ", ".join(sorted({"%s %s" % k for k in missing})),
+                               80, initial_indent="  ", subsequent_indent="  ")
     return lines
 
 

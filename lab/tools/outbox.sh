@@ -33,6 +33,10 @@ say "sender: $sender"
 # where testers get the harness: the letters' How to test names it and this commit
 harness=${LKML_HARNESS:-}
 [ -n "$harness" ] || die "LKML_HARNESS is unset: the letters' How to test must say where testers clone this project (make outbox LKML_HARNESS=https://...); no outbox written"
+case $harness in
+https://?*|git://?*|ssh://?*) ;;
+*) die "LKML_HARNESS '$harness' is not a URL testers can clone (https://, git://, ssh://); no outbox written" ;;
+esac
 [ -z "$(git -C "$LAB_TOP" status --porcelain -- bench lab/guest/sched.sh)" ] ||
 	die "bench/ has changes not committed: testers would get another harness than the letters' commit; no outbox written"
 

@@ -24,7 +24,7 @@ cat <<EOF
    not linux-libc-dev or kernel-headers, which would replace the system's
    userspace headers):
      sudo apt install $debs                       (Debian, Ubuntu)
-     sudo dnf install ./kernel-[0-9]*newidle*.rpm   (Fedora: the RPMs of TESTER_RPMS)
+     sudo dnf install ./kernel-[0-9]*newidle*.rpm   (Fedora)
    The packages are not signed. With Secure Boot on, the firmware refuses
    them, or the kernel's lockdown keeps debugfs from root (step 4's --check
    names it): turn Secure Boot off in the firmware for the tests, or sign
@@ -51,9 +51,10 @@ cat <<EOF
      sudo bench/bare-metal.sh            optional, the full run on each:
          $(bm full)
    Each kernel runs the comparisons it has: the experiment kernel all of
-   them, the patched one two, the baseline only NI_RANDOM against
-   NO_NI_RANDOM (a third of the time). Step one of the letters (--step1,
-   on the kernel you ran before these) needs none of the packages.
+   them, the patched one two (two thirds of the time); the baseline runs
+   step one (bench/bare-metal.sh --step1 --time). Step one of the
+   letters, on the kernel you ran before these, needs none of the
+   kernel packages.
 5. Report back: reply to the series' thread on LKML (reply-all, plain text,
    inline) with the summary each run prints last, the uname -r of each and
    lscpu; attach report.txt. Runs on two or three kernels, one table:

@@ -10,7 +10,12 @@ usage="usage: lab/tools/tester-verify.sh BASELINE PATCHED [EXPERIMENT] (.deb or 
 if [ "${1:-}" = --running ]; then
 	[ $# = 1 ] || die "$usage"
 	f=${TESTER_FEATURES:-/sys/kernel/debug/sched/features} rel=${TESTER_RELEASE:-$(uname -r)}
-	feats=$(cat "$f" 2>&1) || die "cannot read $f (${feats##*: }): run it as root, with debugfs mounted (sudo mount -t debugfs none /sys/kernel/debug)"
+	if ! feats=$(cat "$f" 2>&1); then
+		case $feats:$(id -u) in
+		*"not permitted":0) die "root may not read $f: kernel lockdown (Secure Boot: turn it off for the tests) or a restricted debugfs (the debugfs= boot option)" ;;
+		*) die "cannot read $f (${feats##*: }): run it as root, with debugfs mounted (sudo mount -t debugfs none /sys/kernel/debug)" ;;
+		esac
+	fi
 	has() { grep -qwE "(NO_)?$1" <<<"$feats"; }
 	has NI_RANDOM || die "$f has no NI_RANDOM: this kernel is none of the three (older than v7.3's throttle)"
 	if has "$EXPERIMENT_FEATURE"; then role=exp what="v7.3 + the series + the experimental set ($(grep -owE "(NO_)?$EXPERIMENT_FEATURE" <<<"$feats"))"

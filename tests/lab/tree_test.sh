@@ -45,6 +45,8 @@ t_check "outbox: a version 1 is refused (a new series has none)" \
 	refuses_with "leave it unset for a new series" me env LKML_VERSION=1 lab/tools/outbox.sh
 t_check "outbox: without LKML_HARNESS it is refused, naming it (testers would not know where the harness is)" \
 	refuses_with "LKML_HARNESS is unset" me env -u LKML_HARNESS lab/tools/outbox.sh
+t_check "outbox: a local path as LKML_HARNESS is refused (no tester can clone it)" \
+	refuses_with "LKML_HARNESS '$top' is not a URL testers can clone" me env LKML_HARNESS="$top" lab/tools/outbox.sh
 mkdir -p "$scratch/fakegcc"
 printf '#!/bin/sh\necho "fake gcc: no" >&2\nexit 1\n' >"$scratch/fakegcc/gcc"
 chmod +x "$scratch/fakegcc/gcc"
@@ -73,11 +75,11 @@ says() { local t; t=$(tr '\n' ' ' <"$1" | tr -s ' '); grep -qF -- "$2" <<<"$t"; 
 for c in "$fixes" "$gate" "$exp"; do
 	t_check "outbox: ${c##*/}'s letter says how to test: the harness at this commit, step one's commands and times" \
 		eval 'says "$c/0000-cover-letter.patch" "about $(bmt quick --step1) minutes on the kernel you run now" &&
-			says "$c/0000-cover-letter.patch" "git clone $LKML_HARNESS newidle-lab cd newidle-lab && git checkout $(git rev-parse --short=12 HEAD) sudo bench/bare-metal.sh --step1 --check sudo bench/bare-metal.sh --step1 --quick"'
+			says "$c/0000-cover-letter.patch" "git clone $LKML_HARNESS newidle-lab cd newidle-lab && git checkout $(git rev-parse --short=12 HEAD) sudo bench/bare-metal.sh --step1 --quick --check sudo bench/bare-metal.sh --step1 --quick"'
 done
 t_check "outbox: and steps two and three with bare-metal.sh's times ($(bmt quick), $(bmt full --step1) and $(bmt full) minutes)" \
 	eval 'says "$gate/0000-cover-letter.patch" "sudo bench/bare-metal.sh --quick (about $(bmt quick) minutes)" &&
-		says "$gate/0000-cover-letter.patch" "about $(bmt full --step1) minutes for step one, $(bmt full) per kernel"'
+		says "$gate/0000-cover-letter.patch" "about $(bmt full --step1) minutes for step one, $(bmt full) on the experiment kernel"'
 sed 's/(about [0-9]* minutes)/(about 1 minutes)/' "$gate/0000-cover-letter.patch" >"$scratch/wrongtime.patch"
 t_check "negative control: a letter with another time fails that check" \
 	not says "$scratch/wrongtime.patch" "sudo bench/bare-metal.sh --quick (about $(bmt quick) minutes)"
