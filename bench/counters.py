@@ -99,8 +99,10 @@ def brief(data, feat, name, seconds):
                 lb = (fmt(avg(runs, "dom_%s_%s" % (lvl, w), per)) for w in ("attempts", "failed", "gained"))
                 lines.append(("%-11s %-12s %-4s %10s %10s %10s | %s" % (
                     wl[:11], name(side[0])[:12] if side else "-", lvl, *lb, (wk or [""]).pop())).rstrip())
-    return lines + ["  lb_*: newidle balance, %s; run/1k, hot/1k: the waker's (sembench's" % ", ".join(sorted(units)),
-                    "  main thread) failed migrations, task running or cache hot, per 1000 rounds"]
+    # the legend in 80 columns whichever the unit
+    return lines + ["  lb_*: newidle balance, %s" % ", ".join(sorted(units)),
+                    "  run/1k, hot/1k: the waker's (sembench's main thread) failed migrations,",
+                    "  task running or cache hot, per 1000 rounds"]
 
 
 def main():

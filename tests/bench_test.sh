@@ -296,6 +296,10 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "counters --brief: per level lb_count, lb_failed, lb_gained a second, in 80 columns" \
 		eval 'row "$scratch/brief.txt" "futex8 v7.3 mc 90.0 10.0 36.5 | - -" "futex8 NI_GATE mc 11.0 2.0 6.0 | - -" &&
 			! grep -q ".\{81\}" "$scratch/brief.txt"'
+	counters "$scratch/nolen.csv" --brief gate >"$scratch/brief-nolen.txt"
+	t_check "counters --brief: without a run length, totals per run, said, still in 80 columns" \
+		eval 'grep -q "^  lb_\*: newidle balance, PER RUN (no run length)\$" "$scratch/brief-nolen.txt" &&
+			! grep -q ".\{81\}" "$scratch/brief-nolen.txt"'
 	t_check "counters: --seconds nan is refused" refuses_with "--seconds takes a positive number" counters "$scratch/nolen.csv" --seconds nan
 	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$cfx" >"$scratch/cnotel.csv"
 	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
@@ -485,7 +489,9 @@ bare_metal_checks() {
 	cp -r "$top/bench" "$top/lab" "$scratch/bmt/"
 	rm "$scratch/bmt/bench/counters.py"
 	printf '#!/bin/sh\ncase "$*" in *--brief*) exit 0 ;; esac\necho "COUNTERS of $(basename "$1")"\n' >"$scratch/bmt/bench/counters.py"
-	# standin DIR NAME OUTPUT: a stand-in that logs "NAME features... | args", prints OUTPUT
+	# standin DIR NAME OUTPUT: a stand-in that logs "NAME features... | args", prints OUTPUT;
+	# it lasts 20 ms, two ticks of /proc/uptime, so that a run's counted_s is never 0
+	# (counters.py's rates per second, not totals per run, on every run of the test)
 	standin() {
 		cat >"$scratch/$1/$2" <<SB
 #!/bin/sh
@@ -493,6 +499,7 @@ echo "$2 \$(SCHED_FEATURES=\$ABA_FEATURES sh -c '. "$top/lab/guest/sched.sh"; fe
 n=\$(( \$(cat "$scratch/sb.count" 2>/dev/null || echo 0) + 1 )); echo \$n >"$scratch/sb.count"
 [ "\$n" != "\${SB_CRASH_AT:-0}" ] || exit 3
 [ "\$n" -lt "\${SB_HANG_FROM:-999999}" ] || { awk '{ print \$5 }' /proc/\$\$/stat >"$scratch/sb.pg"; mv "$scratch/sb.pg" "$scratch/sb.hung"; sleep 10; }
+sleep 0.02
 $3
 SB
 		chmod +x "$scratch/$1/$2"
@@ -621,6 +628,8 @@ SB
 		row "$scratch/bs1-sum.txt" "norandom: NO_NI_RANDOM (every visit) against NI_RANDOM (the dice)" \
 		"sembench815 burns/s 12345 (CV 0.0%) 1.0000 (+0.00%, CV 0.0%) [+0.0, +0.0]" "schbench rps 1000 (CV 0.0%) 1.0000 (+0.00%, CV 0.0%) [+0.0, +0.0]" \
 		"sembench815 NO_NI_RANDOM mc 0.0 0.0 0.0 | 5.00 2.00" "sembench815 NI_RANDOM mc 0.0 0.0 0.0 | 5.00 2.00"
+	t_check "step one: the counters per second, every run's length measured" \
+		grep -qx '  lb_\*: newidle balance, per second' "$scratch/bs1-sum.txt"
 	t_check "step one: 'no positive control' said once, in the report's head, not under each of the 4 tables" \
 		eval 'test "$(grep -ci "no positive control" "$scratch/bs1/report.txt")" = 1 &&
 			sed "/^$/q" "$scratch/bs1/report.txt" >"$scratch/bs1-head.txt" && grep -q "^No positive control: " "$scratch/bs1-head.txt"'
