@@ -84,12 +84,12 @@ trap 'echo "bare-metal: interrupted${orig:+; the features put back}${started:+; 
 [ -n "$step1$time_only$report_only$unread${COMPARISONS+c}${WORKLOADS+w}" ] ||
 	grep -qE '(^| )(NO_)?NI_GATE( |$)' "$F" || step1=1 why=" (the kernel has no NI_GATE)"
 full_runs=5 full_secs=20 quick_runs=3 quick_secs=5
-[ -z "$step1" ] || { quick_secs=10 && : "${COMPARISONS:=norandom}" "${WORKLOADS:=sembench815 sembench8 tbench32 schbench}"; }
+[ -z "$step1" ] || { quick_secs=10 && : "${COMPARISONS=norandom}" "${WORKLOADS=sembench815 sembench8 tbench32 schbench}"; }
 runs=${RUNS:-$([ -n "$quick" ] && echo $quick_runs || echo $full_runs)}
 secs=${SECONDS_PER_RUN:-$([ -n "$quick" ] && echo $quick_secs || echo $full_secs)}
-comparisons=${COMPARISONS:-norandom gate NI_FOUND}
+comparisons=${COMPARISONS-norandom gate NI_FOUND}
 candidates=${CANDIDATES:-NI_FOUND}
-workloads=${WORKLOADS:-sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench schbench}
+workloads=${WORKLOADS-sembench8 sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench schbench}
 url=${SEMBENCH_URL:-https://github.com/davidlohr/sembench-ng}
 commit=26350892f66df56e6fa06a0c7c104ef1de322136
 sch_url=${SCHBENCH_URL:-https://github.com/masoncl/schbench}
@@ -136,20 +136,38 @@ report_one() {
 		echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
 }
 # summary: the paste, at most 80 columns: per comparison the main metrics, the feature
-# against the dice (stats.py --summary), then the counters (counters.py --brief)
+# against the dice (stats.py --summary), the legend once; then the counters (counters.py
+# --brief): step one's, of norandom on every workload; else of the candidates, on the
+# workloads the experiment letter's rule reads (sembench815, schbench): about 40 lines
 summary() (
 	cd "$out"
 	echo "Summary: per comparison its main metrics, the feature against the dice; counters"
-	for c in $(awk '!s[$2]++ { print $2 }' runs.txt); do
-		l=$(grep -m1 "^[^ ]* $c " runs.txt) && f=$(echo "$l" | cut -d' ' -f3) ab=$(echo "$l" | cut -d' ' -f4-)
-		set -- --label "A=$f" --label "A2=$f" --label "B=NO_$f"
-		for wl in $(awk -v c="$c" '$2 == c { print $1 }' runs.txt); do set -- "$@" "$wl-$c.csv"; done
-		if [ "$c" = norandom ]; then side=B t="${ab#*|} against ${ab%|*}"; else side=A+A2 t="${ab%|*} against ${ab#*|}"; fi
+	cs=$(awk '!s[$2]++ { print $2 }' runs.txt) cn="" only=""
+	for c in $cs; do
 		echo
-		"$here/stats.py" "$@" --summary $side --title "$c: $t" || echo "(bench/stats.py --summary failed: exit $?)"
-		[ ! -x "$here/counters.py" ] || "$here/counters.py" "$@" --brief $side || echo "(bench/counters.py --brief failed: exit $?)"
+		brief "$c" "$here/stats.py" --summary || echo "(bench/stats.py --summary failed: exit $?)"
+	done | awk '!/^  / || !seen[$0]++'
+	[ -x "$here/counters.py" ] || return 0
+	for c in $cs; do case $c in norandom|gate) ;; *) cn="$cn $c" only="sembench815 schbench" ;; esac; done
+	for c in ${cn:-norandom}; do
+		echo
+		brief "$c" "$here/counters.py" --brief $only || echo "(bench/counters.py --brief failed: exit $?)"
 	done
 )
+# brief C PROGRAM OPTION [WORKLOAD...]: PROGRAM's table of comparison C, the feature against
+# the dice, over its workloads (those named)
+brief() {
+	l=$(grep -m1 "^[^ ]* $1 " runs.txt) && f=$(echo "$l" | cut -d' ' -f3) ab=$(echo "$l" | cut -d' ' -f4-)
+	if [ "$1" = norandom ]; then side=B t="${ab#*|} against ${ab%|*}"; else side=A+A2 t="${ab%|*} against ${ab#*|}"; fi
+	wls=$(awk -v c="$1" '$2 == c { print $1 }' runs.txt) c=$1 p=$2 o=$3
+	shift 3
+	[ $# = 0 ] || wls=$(for wl in $wls; do case " $* " in *" $wl "*) echo "$wl" ;; esac; done)
+	[ -n "$wls" ] || { echo "($c: none of $* ran)"; return 0; }
+	set -- --label "A=$f" --label "A2=$f" --label "B=NO_$f" "$o" "$side"
+	[ "$o" = --brief ] || set -- "$@" --title "$c: $t"
+	for wl in $wls; do set -- "$@" "$wl-$c.csv"; done
+	"$p" "$@"
+}
 if [ -n "$report_only" ]; then
 	[ "$miss" = 0 ] || exit 1
 	[ -f "$out/runs.txt" ] && [ -f "$out/report.txt" ] || die "$out holds no --runs-only run (runs.txt, report.txt)"
@@ -302,5 +320,5 @@ done
 [ -z "$runs_only" ] || { echo "bare-metal: runs only, in $out; the report: bench/bare-metal.sh --report $out" >&2; exit 0; }
 summary >>"$out/report.txt"
 cat "$out/report.txt"
-echo "bare-metal: results in $out (report.txt; a CSV and a JSON per workload and comparison)" >&2
+echo "bare-metal: results in $out: paste the summary above (from 'Summary:'), attach report.txt" >&2
 exit $rc

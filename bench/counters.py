@@ -11,8 +11,8 @@ wake rounds), migrations and failed ones (running, hot, affine) per second, CPU
 time per completion. Each figure is the mean over the condition's runs (a
 ratio: of the means), per second of counted_s, else of --seconds, else a total
 per run (said). --brief F[+F2]: instead, at most 80 columns, the feature's
-conditions F pooled against the others: per level newidle lb_count, lb_failed and
-lb_gained, and the waker's failed migrations (running, hot) per 1000 wake rounds.
+conditions F pooled beside the others': per level newidle lb_count, lb_failed and
+lb_gained, then the waker's failed migrations (running, hot) per 1000 wake rounds.
 Usage: bench/counters.py CSV... [--seconds N] [--brief F[+F2] [--label C=NAME ...]]
 """
 import argparse
@@ -85,24 +85,28 @@ def per_of(allruns, seconds):
 
 
 def brief(data, feat, name, seconds):
-    """Per workload, the base's conditions pooled and the feature's: per level, then the waker."""
-    lines = ["%-11s %-12s %-4s %10s %10s %10s | %7s %7s" % ("workload", "setting", "lvl", "lb_count",
-                                                            "lb_failed", "lb_gained", "run/1k", "hot/1k")]
-    units = set()
+    """Per workload and level the base's conditions pooled and the feature's side by side; then the waker."""
+    row = "%-11s %-4s %9s %8s  %9s %8s  %9s %8s".__mod__
+    lines, waker, units, names = [], [], set(), ("base", "feature")
     for wl, conds in data.items():
-        for side in ([c for c in conds if c not in feat], [c for c in feat if c in conds]):
-            runs = {(c,) + k: x for c in side for k, x in conds[c].items()}
-            per = per_of(runs.values(), seconds)
-            units.add("per second" if per else "PER RUN (no run length)")
-            wk = ["%7s %7s" % tuple(fmt(avg(runs, "main_failed_%s_per_1k" % w), "%.2f") for w in ("running", "hot"))]
-            for lvl in levels(runs) or ["-"]:
-                lb = (fmt(avg(runs, "dom_%s_%s" % (lvl, w), per)) for w in ("attempts", "failed", "gained"))
-                lines.append(("%-11s %-12s %-4s %10s %10s %10s | %s" % (
-                    wl[:11], name(side[0])[:12] if side else "-", lvl, *lb, (wk or [""]).pop())).rstrip())
-    # the legend in 80 columns whichever the unit
-    return lines + ["  lb_*: newidle balance, %s" % ", ".join(sorted(units)),
-                    "  run/1k, hot/1k: the waker's (sembench's main thread) failed migrations,",
-                    "  task running or cache hot, per 1000 rounds"]
+        sides = [{(c,) + k: x for c in side for k, x in conds[c].items()}
+                 for side in ([c for c in conds if c not in feat], [c for c in feat if c in conds])]
+        names = [name(next(iter(r))[0]) if r else n for r, n in zip(sides, names)]
+        per = per_of([x for r in sides for x in r.values()], seconds)
+        units.add("per second" if per else "PER RUN (no run length)")
+        for lvl in levels({k: x for r in sides for k, x in r.items()}) or ["-"]:
+            lines.append(row((wl[:11], lvl) + tuple(fmt(avg(r, "dom_%s_%s" % (lvl, w), per)) for w in
+                                                    ("attempts", "failed", "gained") for r in sides)))
+        w = [fmt(avg(r, "main_failed_%s_per_1k" % k), "%.2f") for k in ("running", "hot") for r in sides]
+        waker += ["%-11s %17s %8s %17s %8s" % (wl[:11], *w)] if set(w) != {"-"} else []
+    head = ["newidle balance, %s: %s (base) and %s" % (", ".join(sorted(units)), *names),
+            "%-16s %18s  %18s  %18s" % ("", "lb_count", "lb_failed", "lb_gained"),
+            row(("workload", "lvl") + ("base", "feature") * 3)]
+    if waker:
+        waker = ["the waker (sembench's main thread): failed migrations per 1000 rounds",
+                 "%-11s %17s %8s %17s %8s" % ("workload", "running: base", "feature", "cache hot: base",
+                                              "feature")] + waker
+    return head + lines + waker
 
 
 def main():

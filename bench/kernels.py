@@ -106,6 +106,9 @@ def main():
         sys.exit(0 if args in (["-h"], ["--help"]) else 2)
     if not 2 <= len(args) <= 3:
         die("give two or three run directories (80 columns), the baseline's first, not %d" % len(args))
+    paths = [os.path.realpath(a.rpartition("=")[2] if "=" in a and not os.path.isdir(a) else a) for a in args]
+    if len(set(paths)) < len(paths):
+        die("one run given twice (%s): give each kernel's own run" % " ".join(args))
     runs = [run_dir(a) for a in args]
     for what, i in (("machines", 0), ("machines", 1), ("run lengths", 2)):
         if len({r[2][i] for r in runs}) > 1:

@@ -154,27 +154,49 @@ def pooled(d, cs):
     return p
 
 
-def brief(data, conds, feat, name, title):
-    """The main metrics, the base's mean and CV, the feature's normalised to it, the 95 % interval."""
-    base, noisy = [c for c in conds if c not in feat], False
-    g = lambda v: "%.0f" % v if abs(v) >= 100 else "%.3g" % v  # noqa: E731
+def fit(v, fmt, width):
+    """v in fmt (a %f), fewer decimals while it is wider than width: a figure is never cut off."""
+    d = int(re.search(r"\.(\d+)f", fmt).group(1))
+    t = fmt % v
+    while len(t) > width and d > 0:
+        d -= 1
+        t = re.sub(r"\.\d+f", ".%df" % d, fmt) % v
+    # past that, an absurd figure: its power of ten
+    return (t if len(t) <= width else ("%+.0e" if "+" in fmt else "%.0e") % v).rjust(width)
 
-    def row(*x):  # squeezed where a figure is wider than its column
-        t = "%-11s %-8s %17s %26s %s" % x
-        return t if len(t) <= 80 else re.sub(" +", " ", t)[:80]
-    lines = [title, row("workload", "metric", (name(base[0]) + " (base)")[:17], name(feat[0])[:26], "95% CI")]
+
+def brief(data, conds, feat, name, title):
+    """The main metrics: the base's mean and CV, the feature's normalised to it, pct and CV, the 95 % interval."""
+    base, noisy, shown = [c for c in conds if c not in feat], False, []
+    g = lambda v: "%.0f" % v if abs(v) >= 100 else "%.4g" % v  # noqa: E731
+    cv = lambda s: "(%s)%s" % (fit(s["cv_pct"], "%.1f", 4), "!" if s["cv_pct"] > CV_NOISY else " ")  # noqa: E731
+    row = lambda *x: ("%-11s %-8s %17s %24s %s" % x).rstrip()  # noqa: E731
+    lines = [title, row("workload", "metric", name(base[0])[:12] + " (CV) ", name(feat[0])[:13] + " [pct] (CV) ",
+                        "95% CI of pct")]
     for (wl, m), d in data.items():
         if m not in PRIMARY or not all(c in d for c in base + feat):
             continue
         two = {"F": pooled(d, feat), "Z": pooled(d, base)}
         r, sb, sf = compare(two, "F", ["Z"], m), summary(two["Z"]), summary(two["F"])
-        cv = lambda s: "CV %.1f%%%s" % (s["cv_pct"], "!" if s["cv_pct"] > CV_NOISY else "")  # noqa: E731
         noisy = noisy or max(sb["cv_pct"], sf["cv_pct"]) > CV_NOISY
-        norm = "%.4f (%+.2f%%, %s)" % (sf["mean"] / sb["mean"], r["delta_pct"], cv(sf)) if sb["mean"] else "-"
-        lines.append(row(wl[:11], m.replace("_per_s", "/s").replace("completions", "compl")[:8], "%s (%s)" % (
-            g(sb["mean"]), cv(sb)), norm, "[%+.1f, %+.1f]" % (r["ci_low_pct"], r["ci_high_pct"])
-            if "ci_low_pct" in r else r["verdict"]))
+        shown += [m] if m not in shown else []
+        norm = "%s [%s] %s" % (fit(sf["mean"] / sb["mean"], "%.4f", 6), fit(r["delta_pct"], "%+.2f", 7),
+                               cv(sf)) if sb["mean"] else "-"
+        ci = ("[%s,%s]%s" % (fit(r["ci_low_pct"], "%+.1f", 6), fit(r["ci_high_pct"], "%+.1f", 6),
+                             "*" if not r["ci_low_pct"] <= 0 <= r["ci_high_pct"] else "")
+              if "ci_low_pct" in r else r["verdict"])
+        lines.append(row(wl[:11], short(m), "%s %s" % (g(sb["mean"]).rjust(9), cv(sb)), norm, ci))
+    better = [short(m) for m in shown if not lower_is_better(m)]
+    worse = [short(m) for m in shown if lower_is_better(m)]
+    lines += ["  pct: the feature's mean against the base's, in %; *: its 95% CI excludes 0",
+              "  " + "; ".join(x for x in ("higher is better: " + ", ".join(better) if better else "",
+                                           "lower is better: " + ", ".join(worse) if worse else "") if x)]
     return lines + ["  !: a CV over %g %%, noisy: more rounds (RUNS) narrow its interval" % CV_NOISY] * noisy
+
+
+def short(m):
+    """A metric's name in the summary's 8 columns."""
+    return m.replace("_per_s", "/s").replace("_per_", "/").replace("completions", "compl")[:8]
 
 
 def regime(data, conds, wl, name, asked_min, lines, flags):

@@ -78,18 +78,26 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# (+8.41 %, 111.67 / 103 = 1.0841); the feature's A and A2 against B: -8.6667
 	# +- 4.0571 of 111.67 (the same se and df) = -7.76 % [-11.40 %, -4.13 %], 0.9224
 	sum_of() { stats "$scratch/t.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --title T --summary "$1"; }
-	t_check "summary: NO_NI_X against NI_X, normalised, pct, CV and the interval, in 80 columns" \
-		eval 'sum_of B >"$scratch/sum.txt" && row "$scratch/sum.txt" "workload metric NI_X (base) NO_NI_X 95% CI" \
-			"futex compl/s 103 (CV 2.3%) 1.0841 (+8.41%, CV 1.9%) [+4.5, +12.4]" && ! grep -q ".\{81\}" "$scratch/sum.txt"'
+	t_check "summary: NO_NI_X against NI_X, normalised, pct, CV and the interval (* excludes 0), in 80 columns" \
+		eval 'sum_of B >"$scratch/sum.txt" && row "$scratch/sum.txt" "workload metric NI_X (CV) NO_NI_X [pct] (CV) 95% CI of pct" \
+			"futex compl/s 103 ( 2.3) 1.0841 [ +8.41] ( 1.9) [ +4.5, +12.4]*" "higher is better: compl/s" &&
+			! grep -q ".\{81\}" "$scratch/sum.txt"'
 	t_check "summary: a feature on A and A2 against the dice on B, the sign the feature's" \
-		eval 'sum_of A+A2 >"$scratch/sum2.txt" && row "$scratch/sum2.txt" "futex compl/s 112 (CV 1.9%) 0.9224 (-7.76%, CV 2.3%) [-11.4, -4.1]"'
+		eval 'sum_of A+A2 >"$scratch/sum2.txt" && row "$scratch/sum2.txt" "futex compl/s 112 ( 1.9) 0.9224 [ -7.76] ( 2.3) [ -11.4, -4.1]*"'
 	# B's first run 140: its CV 13.1 %, over 5 %, marked, and the mark said
 	awk -F, -v OFS=, '$2 == "B" && $3 == 1 { $5 = 140 } 1' "$scratch/t.csv" >"$scratch/noisy.csv"
 	stats "$scratch/noisy.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --summary B >"$scratch/sum3.txt"
 	t_check "summary: a CV over 5% is marked, the mark said; none under it (above)" \
-		eval 'grep -q "^futex .*(+18.12%, CV 13.1%!)" "$scratch/sum3.txt" && grep -q "^  !: a CV over 5 %" "$scratch/sum3.txt" &&
+		eval 'grep -q "^futex .*\[ +18.12\] (13.1)! \[ -19.8, +56.0\]\$" "$scratch/sum3.txt" && grep -q "^  !: a CV over 5 %" "$scratch/sum3.txt" &&
 			! grep -q "!" "$scratch/sum.txt"'
 	t_check "summary: a feature the CSV has no condition of is refused, naming it" refuses_with "--summary: X is not some of" sum_of X
+	# B's first run 99000: every figure as wide as it gets (CV 173 %, +32012 %, an interval of
+	# -105684 % to +169707 %): fewer decimals, then powers of ten, never a figure cut off
+	awk -F, -v OFS=, '$2 == "B" && $3 == 1 { $5 = 99000 } 1' "$scratch/t.csv" >"$scratch/wide.csv"
+	stats "$scratch/wide.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --summary B >"$scratch/sum4.txt"
+	t_check "summary: the widest figures lose decimals, never their ends, in 80 columns" \
+		eval 'row "$scratch/sum4.txt" "futex compl/s 103 ( 2.3) 321.12 [ +32012] ( 173)! [-1e+05,+2e+05]" &&
+			! grep -q ".\{81\}" "$scratch/sum4.txt"'
 	# verdict_of SED: B's verdict on t.csv edited by SED
 	verdict_of() { sed "$1" "$scratch/t.csv" >"$scratch/v.csv" && stats "$scratch/v.csv" --json "$scratch/t.json" >/dev/null && field verdict; }
 	t_check "stats: an interval that holds 0 (B's runs straddle the baselines) is within noise" \
@@ -293,12 +301,12 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# --brief: v7.3's mc lb_count 90.0/s, lb_failed (100 + 100) / 10 / 2 = 10.0/s,
 	# lb_gained (32 + 41) / 2 = 36.5/s; the gate's 11.0, 2.0, (5.5 + 6.5) / 2 = 6.0
 	counters "$cfx" --brief gate --label gate=NI_GATE >"$scratch/brief.txt"
-	t_check "counters --brief: per level lb_count, lb_failed, lb_gained a second, in 80 columns" \
-		eval 'row "$scratch/brief.txt" "futex8 v7.3 mc 90.0 10.0 36.5 | - -" "futex8 NI_GATE mc 11.0 2.0 6.0 | - -" &&
+	t_check "counters --brief: per level lb_count, lb_failed, lb_gained a second, base and feature side by side, in 80 columns" \
+		eval 'row "$scratch/brief.txt" "newidle balance, per second: v7.3 (base) and NI_GATE" "futex8 mc 90.0 11.0 10.0 2.0 36.5 6.0" &&
 			! grep -q ".\{81\}" "$scratch/brief.txt"'
 	counters "$scratch/nolen.csv" --brief gate >"$scratch/brief-nolen.txt"
 	t_check "counters --brief: without a run length, totals per run, said, still in 80 columns" \
-		eval 'grep -q "^  lb_\*: newidle balance, PER RUN (no run length)\$" "$scratch/brief-nolen.txt" &&
+		eval 'grep -q "^newidle balance, PER RUN (no run length): v7.3 (base) and gate\$" "$scratch/brief-nolen.txt" &&
 			! grep -q ".\{81\}" "$scratch/brief-nolen.txt"'
 	t_check "counters: --seconds nan is refused" refuses_with "--seconds takes a positive number" counters "$scratch/nolen.csv" --seconds nan
 	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$cfx" >"$scratch/cnotel.csv"
@@ -366,7 +374,8 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 		sed "s/^futex,/$w,/" "$scratch/k2/futex-gate.csv" >"$scratch/k2/$w-gate.csv"
 		echo "$w gate X A|B" >>"$scratch/k2/runs.txt"
 	done
-	runrc "$scratch/kern3.txt" kernels v7.3="$scratch/k1" series="$scratch/k2" exp="$scratch/k2"
+	cp -r "$scratch/k2" "$scratch/k2x"
+	runrc "$scratch/kern3.txt" kernels v7.3="$scratch/k1" series="$scratch/k2" exp="$scratch/k2x"
 	t_check "kernels: the workloads not on every kernel are named ($rc)" \
 		eval 'test "$rc" = 0 && tr -s " \n" " " <"$scratch/kern3.txt" >"$scratch/kern3.flat" &&
 			grep -q "(not on every kernel, left out: hackbench completions_per_s, msg completions_per_s, sembench8 " "$scratch/kern3.flat"'
@@ -374,6 +383,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 		eval 'row "$scratch/kern3.txt" "workload metric v7.3 series exp" && ! grep -q ".\{81\}" "$scratch/kern3.txt"'
 	KDIR_SECS=20 kdir k20 7.3.4-newidle-gate-gdef "futex-norandom:99 99:120 121:100 101"
 	mkdir -p "$scratch/k3"
+	cp -r "$scratch/k1" "$scratch/k1x"
 	cp "$scratch/k1/report.txt" "$scratch/k1/runs.txt" "$scratch/k3/"
 	while IFS='|' read -r err what; do
 		eval "args=($what)"
@@ -382,7 +392,8 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 		give two or three run directories|"one directory" "$scratch/k1"
 		give two or three run directories|"four directories" "$scratch/k1" a="$scratch/k2" b="$scratch/k2" c="$scratch/k2"
 		$scratch/k1/nonexistent holds no bench/bare-metal.sh run|"a directory of no run" "$scratch/k1" "$scratch/k1/nonexistent"
-		two columns have the same name (base, base)|"the same kernel twice, unnamed" "$scratch/k1" "$scratch/k1"
+		two columns have the same name (base, base)|"two kernels of one name, unnamed" "$scratch/k1" "$scratch/k1x"
+		one run given twice|"the same run twice, named" a="$scratch/k1" b="$scratch/k1/"
 		stats: $scratch/k3/futex-norandom.csv is empty or missing|"a run without its CSV" "$scratch/k1" "$scratch/k3"
 		runs are of different run lengths (base: 10 s runs; gate: 20 s runs)|"runs of 10 s and of 20 s (tbench's MB/s halves)" "$scratch/k1" "$scratch/k20"
 	EOF
@@ -577,6 +588,12 @@ SB
 	t_check "bare-metal: each table has its delta and 95% interval, B against A and A2" \
 		test "$(grep -c '^  B  NO_NI_[A-Z]* (.*) vs A  .* + A2 .* again: [-+][0-9.]*% \[[-+][0-9.]*%, [-+][0-9.]*%\]' "$r")" -ge 27
 	t_check "bare-metal: bench/counters.py's table after each of the 27" test "$(grep -c '^COUNTERS of .*-.*\.csv$' "$r")" = 27
+	# step two's summary (bench/counters.py a stub here: its tables are checked on step one's runs)
+	sed -n '/^Summary: /,$p' "$r" >"$scratch/bmm-sum.txt"
+	t_check "bare-metal: step two's summary, the 3 comparisons' 9 rows, their legend once: $(wc -l <"$scratch/bmm-sum.txt") lines in 80 columns" \
+		eval 'test "$(grep -c "^[a-z0-9]* *[a-z/]* *[0-9.]* (....)[! ] .* \[.*,.*\]" "$scratch/bmm-sum.txt")" = 27 &&
+			test "$(grep -c "^  pct: " "$scratch/bmm-sum.txt")" = 1 && test "$(wc -l <"$scratch/bmm-sum.txt")" -le 42 &&
+			! grep -q ".\{81\}" "$scratch/bmm-sum.txt"'
 	t_check "bare-metal: msg is the real msgbench, rps over 0" \
 		eval 'awk -F, "\$4 == \"rps\" && \$5 > 0 { n++ } END { exit n != 6 }" "$scratch/bmm/msg-gate.csv"'
 	T=2
@@ -626,10 +643,19 @@ SB
 			test "$(tail -n 1 "$scratch/bs1/report.txt")" = "$(grep -v "^bare-metal: " "$scratch/bs1.txt" | tail -n 1)"'
 	t_check "step one: its rows, NO_NI_RANDOM against the dice, and the waker's failed running and hot per 1000 rounds" \
 		row "$scratch/bs1-sum.txt" "norandom: NO_NI_RANDOM (every visit) against NI_RANDOM (the dice)" \
-		"sembench815 burns/s 12345 (CV 0.0%) 1.0000 (+0.00%, CV 0.0%) [+0.0, +0.0]" "schbench rps 1000 (CV 0.0%) 1.0000 (+0.00%, CV 0.0%) [+0.0, +0.0]" \
-		"sembench815 NO_NI_RANDOM mc 0.0 0.0 0.0 | 5.00 2.00" "sembench815 NI_RANDOM mc 0.0 0.0 0.0 | 5.00 2.00"
+		"sembench815 burns/s 12345 ( 0.0) 1.0000 [ +0.00] ( 0.0) [ +0.0, +0.0]" "schbench rps 1000 ( 0.0) 1.0000 [ +0.00] ( 0.0) [ +0.0, +0.0]" \
+		"sembench815 mc 0.0 0.0 0.0 0.0 0.0 0.0" "schbench mc 0.0 0.0 0.0 0.0 0.0 0.0" "sembench815 5.00 5.00 2.00 2.00"
 	t_check "step one: the counters per second, every run's length measured" \
-		grep -qx '  lb_\*: newidle balance, per second' "$scratch/bs1-sum.txt"
+		grep -qx 'newidle balance, per second: NI_RANDOM (base) and NO_NI_RANDOM' "$scratch/bs1-sum.txt"
+	# where a candidate ran, the summary's counters are its own, on sembench815 and schbench
+	# alone (the experiment letter's rule), not norandom's
+	bm "NI_RANDOM NI_RATE NI_GATE NO_NI_FOUND" "$scratch/bsc" WORKLOADS="sembench815 tbench32" COMPARISONS="norandom NI_FOUND" \
+		ABA_WAKER_SCHED="$top/tests/fixtures/proc-sched"
+	sed -n '/^Summary: /,$p' "$scratch/bsc/report.txt" >"$scratch/bsc-sum.txt"
+	t_check "step two: the summary's counters are the candidate's, on sembench815, not tbench32 ($rc)" \
+		eval 'test "$rc" = 0 && has -x "$scratch/bsc-sum.txt" "newidle balance, per second: NO_NI_FOUND (base) and NI_FOUND" \
+			"sembench815 *mc .*" && ! grep -q "^tbench32 *mc " "$scratch/bsc-sum.txt" &&
+			! grep -q "NI_RANDOM (base)" "$scratch/bsc-sum.txt" && grep -q "^tbench32 *mb/s " "$scratch/bsc-sum.txt"'
 	t_check "step one: 'no positive control' said once, in the report's head, not under each of the 4 tables" \
 		eval 'test "$(grep -ci "no positive control" "$scratch/bs1/report.txt")" = 1 &&
 			sed "/^$/q" "$scratch/bs1/report.txt" >"$scratch/bs1-head.txt" && grep -q "^No positive control: " "$scratch/bs1-head.txt"'

@@ -158,8 +158,8 @@ t_check "negative control: a SEMBENCH that is not there is refused" \
 bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH bench/bare-metal.sh --time; }
 full=$(bmt | sed -n 's/^full: //p') quick=$(bmt | sed -n 's/^quick: //p')
 read -r fr fs qr qs < <(sed -n 's/.*RUNS=\([0-9]*\) .*SECONDS_PER_RUN=\([0-9]*\) s.*/\1 \2/p' bench/bare-metal.sh | paste -sd' ')
-nc=$(sed -n 's/^comparisons=\${COMPARISONS:-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
-nw=$(sed -n 's/^workloads=\${WORKLOADS:-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
+nc=$(sed -n 's/^comparisons=\${COMPARISONS-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
+nw=$(sed -n 's/^workloads=\${WORKLOADS-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
 # minutes RUNS SECONDS: workloads x (a warm-up + comparisons x RUNS rounds) x A B A2, each run SECONDS + 1
 minutes() { echo "about $(( (nw * (1 + nc * $1) * 3 * ($2 + 1) + 59) / 60 )) minutes"; }
 t_check "bare-metal: the full run's time, from its defaults ($nw x (1 + $nc x $fr) x 3 runs of $fs + 1 s)" \
