@@ -173,6 +173,14 @@ done
 runrc "$scratch/run-mix" running 7.3.4-newidle-gate-g0123456789ab "NI_RANDOM NI_RATE $GATE_DEBUGFS NO_$EXPERIMENT_FEATURE"
 t_check "negative control: a release of the patched package with the experiment's features fails ($rc)" \
 	eval 'test "$rc" = 1 && grep -q "^FAIL: its release names another kernel" "$scratch/run-mix"'
+runrc "$scratch/run-help" "$verify" --help
+t_check "verify --help: the usage, exit 0 ($rc)" eval 'test "$rc" = 0 && grep -q "^usage: lab/tools/tester-verify.sh " "$scratch/run-help"'
+# not root, a features file it may not read: told to run it as root
+printf 'NI_RANDOM\n' >"$scratch/features-root" && chmod 600 "$scratch/features-root"
+runrc "$scratch/run-user" setpriv --reuid=65534 --regid=65534 --clear-groups env TESTER_FEATURES="$scratch/features-root" \
+	TESTER_RELEASE=7.3.4 "$verify" --running
+t_check "verify --running: a user who may not read the features is told to run it as root ($rc)" \
+	eval 'test "$rc" = 1 && grep -q "cannot read .*features-root (Permission denied): run it as root (sudo)" "$scratch/run-user"'
 runrc "$scratch/run-old" running 6.1.0 "TTWU_QUEUE"
 t_check "verify --running: a kernel without NI_RANDOM is none of the three, said ($rc)" \
 	eval 'test "$rc" != 0 && grep -q "has no NI_RANDOM: this kernel is none of the three" "$scratch/run-old"'

@@ -4,16 +4,27 @@
 # the patched and experiment images only, the candidate in the experiment's only.
 # --running: which of the three kernels runs, from its sched features (the
 # candidate is off by default: NO_ of it) and its release name; they must agree.
+# TESTER_FEATURES, TESTER_RELEASE, TESTER_LOCKDOWN (lab/settings): the tests' stand-ins.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 usage="usage: lab/tools/tester-verify.sh BASELINE PATCHED [EXPERIMENT] (.deb or .rpm packages) | --running"
+case ${1:-} in -h|--help) echo "$usage"; exit 0 ;; esac
 if [ "${1:-}" = --running ]; then
 	[ $# = 1 ] || die "$usage"
 	f=${TESTER_FEATURES:-/sys/kernel/debug/sched/features} rel=${TESTER_RELEASE:-$(uname -r)}
+	lk=${TESTER_LOCKDOWN:-/sys/kernel/security/lockdown}
+	# debugfs mounted for the read, as bench/bare-metal.sh does, and unmounted again
+	if [ ! -e "$f" ] && [ -z "${TESTER_FEATURES:-}" ] && [ "$(id -u)" = 0 ] &&
+		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null; then
+		trap 'umount /sys/kernel/debug' EXIT
+	fi
 	if ! feats=$(cat "$f" 2>&1); then
-		case $feats:$(id -u) in
-		*"not permitted":0) die "root may not read $f: kernel lockdown (Secure Boot: turn it off for the tests) or a restricted debugfs (the debugfs= boot option)" ;;
-		*) die "cannot read $f (${feats##*: }): run it as root, with debugfs mounted (sudo mount -t debugfs none /sys/kernel/debug)" ;;
+		[ "$(id -u)" = 0 ] || die "cannot read $f (${feats##*: }): run it as root (sudo)"
+		case $feats:$(cat "$lk" 2>/dev/null) in
+		*"not permitted":*"[integrity]"*|*"not permitted":*"[confidentiality]"*)
+			die "root may not read $f: kernel lockdown ($(cat "$lk")), as under Secure Boot: turn it off for the tests" ;;
+		*"not permitted":*) die "root may not read $f, and kernel lockdown is not on: the debugfs= boot option or a security module restricts debugfs" ;;
+		*) die "cannot read $f (${feats##*: }): a kernel without CONFIG_DEBUG_FS?" ;;
 		esac
 	fi
 	has() { grep -qwE "(NO_)?$1" <<<"$feats"; }
