@@ -105,6 +105,8 @@ done
 for c in $comparisons; do
 	case " norandom gate $candidates " in *" $c "*) ;; *) bad "unknown comparison '$c' (norandom, gate,$(printf ' %s' $candidates))" ;; esac
 done
+# shellcheck disable=SC2086 # spaces alone are empty
+comparisons=$(echo $comparisons) workloads=$(echo $workloads)
 [ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
 wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
 # schbench -m 4 pins its message threads to CPUs 0-3
@@ -212,7 +214,7 @@ if [ -n "$unread" ]; then
 	if grep -qs '\[integrity\]\|\[confidentiality\]' "$LK"; then
 		lack "debugfs is restricted by kernel lockdown (Secure Boot, $LK): turn Secure Boot off in the firmware's setup for the runs"
 	elif case $unread in *"not permitted"*) ;; *) false ;; esac; then
-		lack "root may not read $F (Operation not permitted), and kernel lockdown is not on ($LK): the debugfs= boot option or a security module restricts debugfs"
+		lack "root may not read $F (Operation not permitted), and kernel lockdown is not on ($([ -r "$LK" ] && echo "$LK" || echo "or $LK cannot be read: mount -t securityfs securityfs /sys/kernel/security")): the debugfs= boot option or a security module restricts debugfs"
 	else
 		lack "the kernel's sched features (${unread#cat: }): no comparison can be checked"
 	fi

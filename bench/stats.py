@@ -168,7 +168,7 @@ def fit(v, fmt, width):
 def brief(data, conds, feat, name, title):
     """The main metrics: the base's mean and CV, the feature's normalised to it, pct and CV, the 95 % interval."""
     base, noisy, shown = [c for c in conds if c not in feat], False, []
-    g = lambda v: "%.0f" % v if abs(v) >= 100 else "%.4g" % v  # noqa: E731
+    g = lambda v: fit(v, "%.0f", 9) if abs(v) >= 100 else "%.4g" % v  # noqa: E731
     cv = lambda s: "(%s)%s" % (fit(s["cv_pct"], "%.1f", 4), "!" if s["cv_pct"] > CV_NOISY else " ")  # noqa: E731
     row = lambda *x: ("%-11s %-8s %17s %24s %s" % x).rstrip()  # noqa: E731
     lines = [title, row("workload", "metric", name(base[0])[:12] + " (CV) ", name(feat[0])[:13] + " [pct] (CV) ",
@@ -188,7 +188,7 @@ def brief(data, conds, feat, name, title):
         lines.append(row(wl[:11], short(m), "%s %s" % (g(sb["mean"]).rjust(9), cv(sb)), norm, ci))
     better = [short(m) for m in shown if not lower_is_better(m)]
     worse = [short(m) for m in shown if lower_is_better(m)]
-    lines += ["  pct: the feature's mean against the base's, in %; *: its 95% CI excludes 0",
+    lines += ["  feature: its mean over the base's [change, %] (CV, %); *: 95% CI excludes 0",
               "  " + "; ".join(x for x in ("higher is better: " + ", ".join(better) if better else "",
                                            "lower is better: " + ", ".join(worse) if worse else "") if x)]
     return lines + ["  !: a CV over %g %%, noisy: more rounds (RUNS) narrow its interval" % CV_NOISY] * noisy

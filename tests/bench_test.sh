@@ -592,7 +592,7 @@ SB
 	sed -n '/^Summary: /,$p' "$r" >"$scratch/bmm-sum.txt"
 	t_check "bare-metal: step two's summary, the 3 comparisons' 9 rows, their legend once: $(wc -l <"$scratch/bmm-sum.txt") lines in 80 columns" \
 		eval 'test "$(grep -c "^[a-z0-9]* *[a-z/]* *[0-9.]* (....)[! ] .* \[.*,.*\]" "$scratch/bmm-sum.txt")" = 27 &&
-			test "$(grep -c "^  pct: " "$scratch/bmm-sum.txt")" = 1 && test "$(wc -l <"$scratch/bmm-sum.txt")" -le 42 &&
+			test "$(grep -c "^  feature: its mean over " "$scratch/bmm-sum.txt")" = 1 && test "$(wc -l <"$scratch/bmm-sum.txt")" -le 42 &&
 			! grep -q ".\{81\}" "$scratch/bmm-sum.txt"'
 	t_check "bare-metal: msg is the real msgbench, rps over 0" \
 		eval 'awk -F, "\$4 == \"rps\" && \$5 > 0 { n++ } END { exit n != 6 }" "$scratch/bmm/msg-gate.csv"'
@@ -777,6 +777,8 @@ SB
 		RUNS=1:RUNS takes a whole number from 2, not '1'
 		SECONDS_PER_RUN=1.5:SECONDS_PER_RUN takes a whole number from 1
 		BENCH_CV_MAX=1.2.3:BENCH_CV_MAX takes a number (%), not '1.2.3'
+		COMPARISONS=:COMPARISONS and WORKLOADS must not be empty
+		WORKLOADS= :COMPARISONS and WORKLOADS must not be empty
 	EOF
 	t_check "bare-metal: WORKLOADS=hackbench nosuch is refused, saying so, and changes nothing" \
 		eval 'refuses_with "unknown workload '"'nosuch'"'" bmenv "WORKLOADS=hackbench nosuch" "$bmsh" "$scratch/bmbad" && untouched'

@@ -23,7 +23,7 @@ if [ "${1:-}" = --running ]; then
 		case $feats:$(cat "$lk" 2>/dev/null) in
 		*"not permitted":*"[integrity]"*|*"not permitted":*"[confidentiality]"*)
 			die "root may not read $f: kernel lockdown ($(cat "$lk")), as under Secure Boot: turn it off for the tests" ;;
-		*"not permitted":*) die "root may not read $f, and kernel lockdown is not on: the debugfs= boot option or a security module restricts debugfs" ;;
+		*"not permitted":*) die "root may not read $f, and kernel lockdown is not on$([ -r "$lk" ] || echo " (or $lk cannot be read: mount -t securityfs securityfs /sys/kernel/security)"): the debugfs= boot option or a security module restricts debugfs" ;;
 		*) die "cannot read $f (${feats##*: }): a kernel without CONFIG_DEBUG_FS?" ;;
 		esac
 	fi
