@@ -140,7 +140,8 @@ report_one() {
 # summary: the paste, at most 80 columns: per comparison the main metrics, the feature
 # against the dice (stats.py --summary), the legend once; then the counters (counters.py
 # --brief): step one's, of norandom on every workload; else of the candidates, on the
-# workloads the experiment letter's rule reads (sembench815, schbench): about 40 lines
+# workloads the experiment letter's rule reads (sembench815, schbench): step one's about 30
+# lines, step two's about 50
 summary() (
 	cd "$out"
 	echo "Summary: per comparison its main metrics, the feature against the dice; counters"
