@@ -188,9 +188,9 @@ def brief(data, conds, feat, name, title):
         lines.append(row(wl[:11], short(m), "%s %s" % (g(sb["mean"]).rjust(9), cv(sb)), norm, ci))
     better = [short(m) for m in shown if not lower_is_better(m)]
     worse = [short(m) for m in shown if lower_is_better(m)]
-    lines += ["  feature: its mean over the base's [change, %] (CV, %); *: 95% CI excludes 0",
-              "  " + "; ".join(x for x in ("higher is better: " + ", ".join(better) if better else "",
-                                           "lower is better: " + ", ".join(worse) if worse else "") if x)]
+    lines += ["  feature: its mean over the base's [change, %] (CV, %); *: 95% CI excludes 0"]
+    lines += ["  " + "; ".join(x for x in ("higher is better: " + ", ".join(better) if better else "",
+                                          "lower is better: " + ", ".join(worse) if worse else "") if x)] * bool(shown)
     return lines + ["  !: a CV over %g %%, noisy: more rounds (RUNS) narrow its interval" % CV_NOISY] * noisy
 
 

@@ -175,10 +175,13 @@ t_check "negative control: a release of the patched package with the experiment'
 	eval 'test "$rc" = 1 && grep -q "^FAIL: its release names another kernel" "$scratch/run-mix"'
 runrc "$scratch/run-help" "$verify" --help
 t_check "verify --help: the usage, exit 0 ($rc)" eval 'test "$rc" = 0 && grep -q "^usage: lab/tools/tester-verify.sh " "$scratch/run-help"'
-# not root, a features file it may not read: told to run it as root
+# not root, a features file it may not read: told to run it as root. The user
+# runs a copy of lab/ in a directory anyone may enter, wherever the clone is.
 printf 'NI_RANDOM\n' >"$scratch/features-root" && chmod 600 "$scratch/features-root"
+pub=$(mktemp -d) && chmod 755 "$pub" && cp -r "$top/lab" "$pub/" && chmod -R a+rX "$pub"
 runrc "$scratch/run-user" setpriv --reuid=65534 --regid=65534 --clear-groups env TESTER_FEATURES="$scratch/features-root" \
-	TESTER_RELEASE=7.3.4 "$verify" --running
+	TESTER_RELEASE=7.3.4 "$pub/lab/tools/tester-verify.sh" --running
+rm -rf "$pub"
 t_check "verify --running: a user who may not read the features is told to run it as root ($rc)" \
 	eval 'test "$rc" = 1 && grep -q "cannot read .*features-root (Permission denied): run it as root (sudo)" "$scratch/run-user"'
 runrc "$scratch/run-old" running 6.1.0 "TTWU_QUEUE"
