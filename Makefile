@@ -60,8 +60,8 @@ bench-kernels:
 compare:
 	bench/bench.sh compare "$(A)" "$(B)"
 
-#: make tester-kernels v7.3 and the series as Debian packages from one CONFIG, for a real machine
-tester-kernels: deps
+#: make tester-kernels v7.3, the series and the experiment from one CONFIG, as .deb and .rpm, for a real machine
+tester-kernels:
 	lab/tools/tester-kernels.sh $(CONFIG)
 
 #: make lkml           the checks maintainers and the build robot run (long: builds every patch)

@@ -18,6 +18,9 @@
 #               waker (its main thread) from /proc/PID/sched as it exited, per 1000 of its
 #               wake rounds: main_migrations_per_1k, main_failed_{running,hot,affine}_per_1k,
 #               main_cpu_us_per_completion, and main_rounds_per_s
+# sembench's burns_per_s, main_rounds_per_s: its worker burn count total and main thread burns
+# (rounds) per second of its run as /proc/uptime times it (10 ms), thread setup and teardown in:
+# its own rate divides by -r, but it stops at the first whole second past -r (-r - 1 to -r s)
 # Workloads (futexbench, msgbench: bench/*.c, built if missing): futex (-t 8 -W 4);
 # futex8, futex815, sembench8, sembench815: the sembench mail's 8 waking 4 and 815
 # waking 101 (sembench: sembench-ng -o 2 on PATH); msg (msgbench -m 4 -t T) and
@@ -26,11 +29,11 @@
 # perfmsg, perfpipe (perf bench sched); tbench, tbench1, 8, 16, 32 (dbench, loopback,
 # the Zen 3 review's clients). ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL,
 # ABA_TELEMETRY, ABA_DOMAINS, ABA_VERBOSE, ABA_TBENCH_LOADFILE, ABA_NET_TCP,
-# ABA_WAKER_SCHED (for /proc/PID/sched): the tests' stand-ins. A run that fails
+# ABA_WAKER_SCHED (for /proc/PID/sched), ABA_UPTIME: the tests' stand-ins. A run that fails
 # or reports no figures stops it all, shown.
 set -eu
 FEAT=${ABA_FEATURES:-/sys/kernel/debug/sched/features} TEL=${ABA_TELEMETRY:-/sys/kernel/debug/lab_newidle}
-SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat} SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
+SCHEDSTAT=${ABA_SCHEDSTAT:-/proc/schedstat} SST=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats} UP=${ABA_UPTIME:-/proc/uptime}
 # with stand-ins for the features (the tests), no kernel file unless given
 dbg=/sys/kernel/debug/sched NETTCP=${ABA_NET_TCP:-/proc/net/tcp}
 [ -z "${ABA_FEATURES:-}" ] || dbg=/nonexistent
@@ -113,7 +116,7 @@ if [ -n "$sst" ]; then
 	# the domains directory is there only with sched/verbose on
 	[ ! -w "$VERB" ] || { verb_orig=$(cat "$VERB"); echo Y >"$VERB"; }
 fi
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP
 
 # workload: one run, its output on stdout; figures: its metric value pairs
 workload() {
@@ -147,8 +150,8 @@ waker() {
 # wakerfig: the waker's counters per 1000 wake rounds (sembench's main thread
 # burns), its CPU time per round, the rounds per second
 wakerfig() {
-	awk -v s="$secs" 'FNR == NR { if (/^main thread burns: [0-9]/) n = $4; next } $2 == ":" { v[$1] = $3 }
-		END { if (!n) exit; printf "main_rounds_per_s %.1f\n", n / s
+	awk -v s="$el" 'FNR == NR { if (/^main thread burns: [0-9]/) n = $4; next } $2 == ":" { v[$1] = $3 }
+		END { if (!n || s <= 0) exit; printf "main_rounds_per_s %.1f\n", n / s
 			split("se.nr_migrations migrations nr_failed_migrations_running failed_running " \
 				"nr_failed_migrations_hot failed_hot nr_failed_migrations_affine failed_affine", f, " ")
 			for (i = 1; i < 8; i += 2) if (f[i] in v) printf "main_%s_per_1k %.3f\n", f[i + 1], 1000 * v[f[i]] / n
@@ -168,7 +171,7 @@ figures() {
 				prev = t }
 			END { if (st > 0) printf "steady_per_s %.1f\n", sc * 1000 / st }' "$tmp/fout"
 		;;
-	sembench) sed -n 's/^run time [0-9]* seconds \([0-9]*\) worker burns per second.*/burns_per_s \1/p' ;;
+	sembench) awk -v s="$el" '/^worker burn count total [0-9]/ && s > 0 { printf "burns_per_s %.1f\n", $5 / s }' ;;
 	msg) pairs ;;
 	schbench)
 		# "average rps: N" (schbench's last line); else the last line that
@@ -267,7 +270,10 @@ measure() {
 	echo "# run $2 condition $1 ($st)" >&2
 	rc=0
 	[ -z "$sst" ] || snap >"$tmp/s0"
+	read -r u0 _ <"$UP"
 	workload >"$tmp/out" 2>&1 || rc=$?
+	read -r u1 _ <"$UP"
+	el=$(echo "$u0 $u1" | awk '{ print $2 - $1 }')
 	[ -z "$sst" ] || snap >"$tmp/s1"
 	[ "$rc" = 0 ] || shown "run $2, condition $1: $wl failed (exit $rc)"
 	figures <"$tmp/out" >"$tmp/fig"

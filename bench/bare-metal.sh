@@ -11,48 +11,57 @@
 # Each sets its base first: NI_RANDOM on where not compared, NO_NI_GATE but
 # for gate, the other candidates off; one the kernel lacks is skipped, said.
 # What it sets is put back on exit, failure or Ctrl-C (and debugfs unmounted
-# if it mounted it). Workloads: sembench-ng at 26350892f66d -o 2 (the review's
-# 8 waking 4, 815 waking 101), msgbench (bench/msgbench.c), tbench at 1, 8, 16,
-# 32 clients (the Zen 3 review's), hackbench, schbench (Chris Mason's; it needs
-# 4 CPUs or more, else left out, said).
+# if it mounted it); a run stopped before its end says INCOMPLETE, with the
+# runs it lacks, in report.txt and --report's summary. One run at a time: a
+# second (or --check) is refused (exit 2), naming the first's pid and OUTDIR
+# (/run/newidle-bench.lock; a dead run's is taken over). Workloads:
+# sembench-ng at 26350892f66d -o 2 (the review's 8 waking 4, 815 waking 101),
+# msgbench (bench/msgbench.c), tbench at 1, 8, 16, 32 clients (the Zen 3
+# review's), hackbench, schbench (Chris Mason's; it needs 4 CPUs or more,
+# else left out, said).
 # Per workload a warm-up round, then per comparison RUNS rounds of A B A2 with
 # aba.sh -S's counters; then bench/stats.py's report (python3-scipy, checked
 # first): spread, B's delta against A and A2 with its 95 % Welch interval,
 # drift, and bench/counters.py's table (per level the newidle attempts by how
 # they ended; sembench's waker: migrations, failed ones, CPU time per wake
-# round); at its end the summary to paste, at most 80 columns: the feature
-# against the dice, then the counters. A kernel where no comparison can run,
-# or whose debugfs kernel lockdown (Secure Boot) keeps from root, is refused.
+# round); at its end the summary to paste, in 72 columns: the run (quick or
+# full, rounds x seconds), the kernel, the CPUs; the feature against the dice,
+# then the counters. A kernel where no comparison can run, or whose debugfs
+# kernel lockdown (Secure Boot) keeps from root, is refused.
 # sembench: SEMBENCH=path, or cloned from SEMBENCH_URL at the review's commit
 # (checked) and built as the review did: gcc -O2 -g sembench.c -lpthread -lm;
 # schbench: SCHBENCH=path, or cloned from SCHBENCH_URL at 24e32b8ef67c (its
-# head of 2025-12-23), built by make. Needs (Debian's names) git, gcc, make;
-# dbench (tbench); rt-tests (hackbench); python3-scipy.
+# head of 2025-12-23), built by make. Offline: SEMBENCH=a built sembench, or
+# SEMBENCH_URL=a local clone (schbench the same). Needs (Debian's names) git,
+# gcc, make; dbench (tbench); rt-tests (hackbench); python3-scipy.
 #
 # Usage: sudo bench/bare-metal.sh [--step1] [--quick] [--runs-only] [OUTDIR]
 #        sudo bench/bare-metal.sh [--step1] [--quick] --check   what is
 #             missing, all at once (every run starts with it, and stops if
 #             anything is: exit 1), the comparisons this kernel has, their time
 #        bench/bare-metal.sh [--step1] --time   how long each takes, from the
-#             settings
+#             settings, on this kernel as --check says (where its features
+#             cannot be read, on one with every comparison)
 #        bench/bare-metal.sh --report OUTDIR   the report of a --runs-only run
 #             (or of one that failed: what it finished)
 #        bench/bare-metal.sh --help   this text (options go before or after
-#             OUTDIR)
+#             OUTDIR, a new one: ./newidle-bench-DATE by default)
 #   --runs-only: no report (no python3-scipy, as in the lab's guest)
-#   the full run (the one to report): RUNS=5 rounds of SECONDS_PER_RUN=20 s;
-#   --quick, a first look: RUNS=3 of SECONDS_PER_RUN=5 s (step one: of 10 s)
-# Settings: RUNS, SECONDS_PER_RUN, COMPARISONS="norandom gate NI_FOUND",
-#   CANDIDATES="NI_FOUND", WORKLOADS="sembench8 sembench815 msg tbench1
-#   tbench8 tbench16 tbench32 hackbench schbench" (step one:
-#   COMPARISONS=norandom, WORKLOADS="sembench815 sembench8 tbench32
+#   the full run, when asked for: RUNS=5 rounds of SECONDS_PER_RUN=20 s;
+#   --quick: RUNS=3 of SECONDS_PER_RUN=5 s (step one: of 10 s); step one's
+#   quick run is the one to paste first
+# Settings, in sudo's environment (an argument NAME=value is refused, exit 2):
+#   sudo env RUNS=5 bench/bare-metal.sh. RUNS, SECONDS_PER_RUN, COMPARISONS=
+#   "norandom gate NI_FOUND", CANDIDATES="NI_FOUND", WORKLOADS="sembench8
+#   sembench815 msg tbench1 tbench8 tbench16 tbench32 hackbench schbench"
+#   (step one: COMPARISONS=norandom, WORKLOADS="sembench815 sembench8 tbench32
 #   schbench"), SEMBENCH=path, SCHBENCH=path, BENCH_CV_MAX=0 (%; a main
 #   metric's CV over it: exit 6; 0: none, the CV is a column of the tables,
 #   and the summary marks one over 5 %), SEMBENCH_URL=
 #   https://github.com/davidlohr/sembench-ng, SCHBENCH_URL=
-#   https://github.com/masoncl/schbench;
-#   ABA_FEATURES, ABA_SCHEDSTAT, ABA_SCHEDSTATS_SYSCTL, ABA_LOCKDOWN and
-#   aba.sh's other ABA_*: the tests' stand-ins
+#   https://github.com/masoncl/schbench; ABA_FEATURES, ABA_SCHEDSTAT,
+#   ABA_SCHEDSTATS_SYSCTL, ABA_LOCKDOWN, ABA_LOCK and aba.sh's other ABA_*:
+#   the tests' stand-ins
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bare-metal: $*" >&2; exit 1; }
@@ -65,23 +74,48 @@ for a; do
 	-h|--help) sed -n '2,/^set -eu/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) bad "unknown option $a (--help: the usage)" ;;
 	step1|quick|check|time|runs-only|report|help) bad "'$a' is taken for an option: --$a (an OUTDIR of that name: ./$a)" ;;
+	[A-Za-z_]*=*) bad "'$a' is a setting, not an OUTDIR: give it before the command (sudo env $a bench/bare-metal.sh ...)" ;;
 	*) [ -z "$out" ] || bad "one OUTDIR only, not '$out' and '$a'"; out=$a ;;
 	esac
 done
 case $check_only$time_only$report_only in 11*) bad "--check, --time and --report go one at a time" ;; esac
 [ -z "$report_only" ] || [ -n "$out" ] || bad "--report takes the OUTDIR of a run"
-out=${out:-./newidle-bench-$(date +%Y%m%d-%H%M%S)}
+out=${out:-newidle-bench-$(date +%Y%m%d-%H%M%S)}
+case $out in /*) ;; *) out=$(pwd)/${out#./} ;; esac
 F=${ABA_FEATURES:-/sys/kernel/debug/sched/features} LK=${ABA_LOCKDOWN:-/sys/kernel/security/lockdown}
-# debugfs mounted for the run, unmounted on exit (--check changes nothing)
-mounted="" unread="" orig="" started=""
-unmount() { [ -z "$mounted" ] || umount /sys/kernel/debug || echo "bare-metal: could not unmount /sys/kernel/debug" >&2; }
+SCHED_FEATURES=$F
+for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
+# shellcheck source=lab/guest/sched.sh
+. "$lib"
+# one at a time: the lock, a symlink to "PID OUTDIR DIR" (or "PID --check"), taken
+# before anything is changed (none where none can be made: not root, said below)
+lock=${ABA_LOCK:-/run/newidle-bench.lock} locked="" mounted="" unread="" orig="" started=""
+for _ in 1 2; do
+	[ -z "$time_only$report_only" ] || break
+	ln -s "$$ $(cut -d' ' -f5 /proc/$$/stat) ${check_only:+--check}${check_only:-OUTDIR $out}" "$lock" 2>/dev/null && locked=1 && break
+	h=$(readlink "$lock") || break
+	set -- $h
+	[ ! -d "/proc/$1" ] || bad "another run is going on: pid $1, ${h#* * } (one at a time; its lock: $lock)"
+	# a run killed with -9 may leave its workload running, toggling features
+	! kill -0 "-$2" 2>/dev/null || bad "a run that was killed left processes running (process group $2; its lock: $lock): kill -- -$2, then start again"
+	rm -f "$lock"
+done
+# on every exit: the features put back, debugfs unmounted if mounted here, a run
+# stopped before its end marked, the lock given back
+leave() {
+	for s in $orig; do set_feat "$s" || echo "bare-metal: could not put $s back" >&2; done
+	[ -z "$mounted" ] || umount /sys/kernel/debug || echo "bare-metal: could not unmount /sys/kernel/debug" >&2
+	[ -z "$started" ] || incomplete >>"$out/report.txt"
+	[ -z "$locked" ] || rm -f "$lock"
+}
+trap leave EXIT
+trap 'echo "bare-metal: interrupted${orig:+; the features put back}${started:+; results so far: $out/report.txt}" >&2; exit 130' INT TERM HUP
 [ -n "$time_only$report_only" ] || [ -e "$F" ] || { mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null && mounted=1; } || true
-trap unmount EXIT
-trap 'echo "bare-metal: interrupted${orig:+; the features put back}${started:+; results so far: $out/report.txt}" >&2; exit 130' INT TERM
-# read once: kernel lockdown (Secure Boot) refuses debugfs to root (EPERM)
-[ -n "$time_only$report_only" ] || unread=$(cat "$F" 2>&1 >/dev/null) || unread=${unread:-"cannot read $F"}
+# read once: kernel lockdown (Secure Boot) refuses debugfs to root (EPERM); --time
+# reads it where it can
+[ -n "$report_only" ] || unread=$(cat "$F" 2>&1 >/dev/null) || unread=${unread:-"cannot read $F"}
 # step one where the kernel has no NI_GATE and no comparison or workload is asked for
-[ -n "$step1$time_only$report_only$unread${COMPARISONS+c}${WORKLOADS+w}" ] ||
+[ -n "$step1$report_only$unread${COMPARISONS+c}${WORKLOADS+w}" ] ||
 	grep -qE '(^| )(NO_)?NI_GATE( |$)' "$F" || step1=1 why=" (the kernel has no NI_GATE)"
 full_runs=5 full_secs=20 quick_runs=3 quick_secs=5
 [ -z "$step1" ] || { quick_secs=10 && : "${COMPARISONS=norandom}" "${WORKLOADS=sembench815 sembench8 tbench32 schbench}"; }
@@ -108,28 +142,31 @@ done
 # shellcheck disable=SC2086 # spaces alone are empty
 comparisons=$(echo $comparisons) workloads=$(echo $workloads)
 [ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
+# a name aba.sh does not know, in every mode (it checks names before its -k)
+for wl in $workloads; do
+	e=$("$here/aba.sh" -w "$wl" -k 0 2>&1) || case $e in *"unknown workload"*) bad "WORKLOADS: ${e#aba: }" ;; esac
+done
 wants() { case " $workloads " in *" $1"*) ;; *) return 1 ;; esac; }
-# schbench -m 4 pins its message threads to CPUs 0-3
+# schbench -m 4 pins its message threads to CPUs 0-3 (--time: where the kernel is read)
 ncpu=$(nproc) left=""
-[ -n "$time_only$report_only" ] || [ "$ncpu" -ge 4 ] || ! wants schbench || {
+[ -n "$report_only" ] || { [ -n "$time_only" ] && [ -n "$unread" ]; } || [ "$ncpu" -ge 4 ] || ! wants schbench || {
 	workloads=$(echo " $workloads " | sed 's/ schbench / /; s/^ *//; s/ *$//')
 	left="; schbench left out: it needs 4 CPUs or more (its -m 4 pins to CPUs 0-3), this machine has $ncpu"
 	[ -n "$workloads" ] || bad "no workload left:${left#;}"
 }
-# The time, of the comparisons asked (--time) or of those the kernel has (said at
-# the start): a run's seconds and up to 1 s to start and stop its threads (futexbench
+# The time, of the comparisons the kernel has (said at the start; --time where the
+# kernel cannot be read: of those asked): a run's seconds and up to 1 s to start and stop its threads (futexbench
 # -t 815: 0.2 s over 2 s on 2 cores); hackbench's 100 loops a second take less on hardware.
-nc=$(echo $comparisons | wc -w) nw=$(echo $workloads | wc -w)
+nw=$(echo $workloads | wc -w)
 took() {
-	t_n=$((nw * (1 + nc * $1) * 3))
-	echo "about $(( (t_n * ($2 + 1) + 59) / 60 )) minutes ($t_n runs of $2 s: $nw workloads x (1 warm-up + $nc comparisons x $1 rounds) x A B A2)"
+	t_n=$((nw * (1 + nc * $1) * 3)) t_m=$(( (t_n * ($2 + 1) + 59) / 60 ))
+	echo "about $t_m minute$(s "$t_m") ($t_n runs of $2 s: $nw workload$(s "$nw") x (1 warm-up + $nc comparison$(s "$nc") x $1 rounds) x A B A2)"
 }
-[ -z "$time_only" ] || { echo "full: $(took "${RUNS:-$full_runs}" "${SECONDS_PER_RUN:-$full_secs}")"
-	echo "quick: $(took "${RUNS:-$quick_runs}" "${SECONDS_PER_RUN:-$quick_secs}")"; exit 0; }
+s() { [ "$1" = 1 ] || echo s; }
 # lack WHAT: missing, said; the checks go on, the run does not start (exit 1)
 miss=0
 lack() { echo "bare-metal: missing: $*" >&2; miss=1; }
-[ -n "$runs_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || lack "scipy, for the report (Debian and Fedora: python3-scipy; or --runs-only here, then --report OUTDIR where it is)"
+[ -n "$runs_only$time_only" ] || /usr/bin/python3 -c 'import scipy' 2>/dev/null || lack "scipy, for the report (Debian and Fedora: python3-scipy; or --runs-only here, then --report OUTDIR where it is)"
 report_one() {
 	"$here/stats.py" "$out/$1-$2.csv" --title "$1, $2: A/B/A of $3 on one boot" --label "A=A  ${4%|*}" \
 		--label "B=B  ${4#*|}" --label "A2=A2 ${4%|*} again" --no-control --cv-max "$cvmax" --json "$out/$1-$2.json" \
@@ -137,14 +174,18 @@ report_one() {
 	[ ! -x "$here/counters.py" ] || "$here/counters.py" "$out/$1-$2.csv" >>"$out/report.txt" 2>&1 ||
 		echo "(bench/counters.py failed on $1-$2.csv: exit $?)" >>"$out/report.txt"
 }
-# summary: the paste, at most 80 columns: per comparison the main metrics, the feature
-# against the dice (stats.py --summary), the legend once; then the counters (counters.py
-# --brief): step one's, of norandom on every workload; else of the candidates, on the
-# workloads the experiment letter's rule reads (sembench815, schbench): step one's about 30
-# lines, step two's about 50
+# summary: the paste, at most 72 columns: the run, kernel and CPUs (report.txt's head), what
+# it lacks; per comparison the main metrics, the feature against the dice (stats.py
+# --summary), the legend once; then the counters (counters.py --brief): step one's, of
+# norandom on every workload; else of the candidates, on the workloads the experiment
+# letter's rule reads (sembench815, schbench): step one's about 30 lines, step two's about 50
 summary() (
 	cd "$out"
-	echo "Summary: per comparison its main metrics, the feature against the dice; counters"
+	r=$(sed -n 's/^Runs:.* \([a-z]*\): per workload .* \([0-9]*\) rounds of A B A2, \([0-9]*\) s each.*/\1, \2 rounds x \3 s/p' report.txt)
+	m=$(sed -n 's/^Machine: \(.*\), \([0-9]*\) CPUs; kernel \([^;]*\);.*/\3; \2 CPUs, \1/p' report.txt)
+	! grep -q '^Runs: step one' report.txt || r="step one, $r"
+	echo "Summary: $r; $m" | sed 's/([RT]M*)//g; s/ CPU / /; s/ @ .*//' | cut -c1-72
+	incomplete
 	cs=$(awk '!s[$2]++ { print $2 }' runs.txt) cn="" only=""
 	for c in $cs; do
 		echo
@@ -157,6 +198,12 @@ summary() (
 		brief "$c" "$here/counters.py" --brief $only || echo "(bench/counters.py --brief failed: exit $?)"
 	done
 )
+# incomplete: the runs report.txt's head plans that runs.txt lacks, said
+incomplete() {
+	p=$(sed -n 's/^Comparisons: \([^;]*\); workloads: \([^;]*\).*/\1|\2/p' "$out/report.txt")
+	m=$(for wl in ${p#*|}; do for c in ${p%|*}; do grep -qs "^$wl $c " "$out/runs.txt" || printf ' %s' "$wl-$c"; done; done)
+	[ -z "$m" ] || echo "INCOMPLETE, not run to its end:$m" | fold -s -w 72 | sed "s/ $//"
+}
 # brief C PROGRAM OPTION [WORKLOAD...]: PROGRAM's table of comparison C, the feature against
 # the dice, over its workloads (those named)
 brief() {
@@ -165,7 +212,7 @@ brief() {
 	wls=$(awk -v c="$1" '$2 == c { print $1 }' runs.txt) c=$1 p=$2 o=$3
 	shift 3
 	[ $# = 0 ] || wls=$(for wl in $wls; do case " $* " in *" $wl "*) echo "$wl" ;; esac; done)
-	[ -n "$wls" ] || { echo "($c: none of $* ran)"; return 0; }
+	[ -n "$wls" ] || { echo "($c: none of ${*:-its workloads} ran)"; return 0; }
 	set -- --label "A=$f" --label "A2=$f" --label "B=NO_$f" "$o" "$side"
 	[ "$o" = --brief ] || set -- "$@" --title "$c: $t"
 	for wl in $wls; do set -- "$@" "$wl-$c.csv"; done
@@ -184,15 +231,31 @@ if [ -n "$report_only" ]; then
 	cat "$out/report.txt"
 	exit $rc
 fi
-[ -n "${ABA_FEATURES:-}" ] || [ "$(id -u)" = 0 ] || lack "root: run it with sudo (it writes $F)"
-[ -z "${SEMBENCH:-}" ] || [ -x "$SEMBENCH" ] || lack "SEMBENCH=$SEMBENCH is not an executable"
-[ -z "${SCHBENCH:-}" ] || [ -x "$SCHBENCH" ] || lack "SCHBENCH=$SCHBENCH is not an executable"
-[ -w "$F" ] || lack "a writable $F (CONFIG_DEBUG_FS, debugfs mounted, root)"
-sst=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
-[ -r "${ABA_SCHEDSTAT:-/proc/schedstat}" ] && [ -w "$sst" ] || lack "CONFIG_SCHEDSTATS, for the counters (a writable $sst)"
+# prog NAME VAR GIVEN URL: the tester's binary GIVEN, else URL reachable (offline: its clone)
+prog() {
+	if [ -n "$3" ]; then
+		[ -f "$3" ] && [ -x "$3" ] || lack "$2=$3 is not an executable file (a built $1; its source: ${2}_URL=a clone)"
+	elif wants "$1"; then
+		fetch=1
+		! command -v git >/dev/null || GIT_TERMINAL_PROMPT=0 timeout 20 git ls-remote "$4" >/dev/null 2>&1 ||
+			lack "$1 from $4 (git ls-remote, 20 s); offline: $2=a built $1, or ${2}_URL=a clone of it"
+	fi
+}
 fetch=""
-! wants sembench || [ -n "${SEMBENCH:-}" ] || fetch=1
-! wants schbench || [ -n "${SCHBENCH:-}" ] || fetch=1
+if [ -z "$time_only" ]; then
+	[ -n "${ABA_FEATURES:-}" ] || [ "$(id -u)" = 0 ] || lack "root: run it with sudo (it writes $F)"
+	prog sembench SEMBENCH "${SEMBENCH:-}" "$url"
+	prog schbench SCHBENCH "${SCHBENCH:-}" "$sch_url"
+	# OUTDIR: new or empty, in a directory it can write
+	d=$out
+	while [ ! -e "$d" ]; do d=$(dirname "$d"); done
+	if [ ! -d "$d" ] || [ ! -w "$d" ]; then lack "a writable OUTDIR: $d is not a directory it can write"
+	elif [ "$d" = "$out" ] && [ -n "$(ls -A "$out")" ]; then lack "a new OUTDIR: $out holds files (an earlier run? another OUTDIR)"; fi
+	[ -w "$F" ] || lack "a writable $F (CONFIG_DEBUG_FS, debugfs mounted, root)"
+	# the sysctl is root's alone: without root, not said missing
+	sst=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
+	for f in "${ABA_SCHEDSTAT:-/proc/schedstat}" "$sst"; do [ -e "$f" ] || lack "CONFIG_SCHEDSTATS, for the counters (no $f)"; done
+fi
 for p in ${fetch:+git gcc make}; do
 	command -v "$p" >/dev/null || lack "$p, to fetch and build sembench and schbench (Debian and Fedora: $p)"
 done
@@ -205,22 +268,7 @@ check_workloads() {
 		[ "$p" != "$1" ] || "$here/aba.sh" -n -w "$wl" -s "$secs" || lack "what workload $wl needs (above)"
 	done
 }
-check_workloads others
-SCHED_FEATURES=$F
-for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && break; done
-# shellcheck source=lab/guest/sched.sh
-. "$lib"
-if [ -n "$unread" ]; then
-	# lockdown where it says so; a refusal without it has another cause
-	if grep -qs '\[integrity\]\|\[confidentiality\]' "$LK"; then
-		lack "debugfs is restricted by kernel lockdown (Secure Boot, $LK): turn Secure Boot off in the firmware's setup for the runs"
-	elif case $unread in *"not permitted"*) ;; *) false ;; esac; then
-		lack "root may not read $F (Operation not permitted), and kernel lockdown is not on ($([ -r "$LK" ] && echo "$LK" || echo "or $LK cannot be read: mount -t securityfs securityfs /sys/kernel/security")): the debugfs= boot option or a security module restricts debugfs"
-	else
-		lack "the kernel's sched features (${unread#cat: }): no comparison can be checked"
-	fi
-	exit 1
-fi
+[ -n "$time_only" ] || check_workloads others
 has() { feat "$1" >/dev/null; }
 # lacks CMP: what of the comparison's features the kernel lacks, or fails
 lacks() {
@@ -231,13 +279,32 @@ lacks() {
 	esac
 }
 runnable=""
-for c in $comparisons; do lacks "$c" >/dev/null || runnable="$runnable $c"; done
-[ -n "$runnable" ] || die "the kernel has no$(for c in $comparisons; do printf ' %s' "$(lacks "$c")"; done): no comparison of '$comparisons' can run here"
+if [ -n "$time_only" ] && [ -n "$unread" ]; then
+	# --time where the kernel cannot be read: of one with every comparison asked
+	runnable=$comparisons
+	echo "kernel: not read (${unread#cat: }); assumed to have $comparisons"
+elif [ -n "$unread" ]; then
+	# lockdown where it says so; a refusal without it has another cause
+	if grep -qs '\[integrity\]\|\[confidentiality\]' "$LK"; then
+		lack "debugfs is restricted by kernel lockdown (Secure Boot, $LK): turn Secure Boot off in the firmware's setup for the runs"
+	elif case $unread in *"not permitted"*) ;; *) false ;; esac; then
+		lack "root may not read $F (Operation not permitted), and kernel lockdown is not on ($([ -r "$LK" ] && echo "$LK" || echo "or $LK cannot be read: mount -t securityfs securityfs /sys/kernel/security")): the debugfs= boot option or a security module restricts debugfs"
+	else
+		lack "the kernel's sched features (${unread#cat: }): no comparison can be checked"
+	fi
+	exit 1
+else
+	for c in $comparisons; do lacks "$c" >/dev/null || runnable="$runnable $c"; done
+	[ -n "$runnable" ] || die "the kernel has no$(for c in $comparisons; do printf ' %s' "$(lacks "$c")"; done): no comparison of '$comparisons' can run here"
+	[ -z "$time_only" ] || echo "kernel: $(uname -r), ${step1:+step one$why: }$(echo $runnable)$left"
+fi
 nc=$(echo $runnable | wc -w)
+[ -z "$time_only" ] || { echo "full: $(took "${RUNS:-$full_runs}" "${SECONDS_PER_RUN:-$full_secs}")"
+	echo "quick: $(took "${RUNS:-$quick_runs}" "${SECONDS_PER_RUN:-$quick_secs}")"; exit 0; }
 echo "bare-metal: ${step1:+step one$why: }$(echo $runnable) on $workloads: $(took "$runs" "$secs")$left" >&2
 [ "$miss" = 0 ] || exit 1
 [ -z "$check_only" ] || { echo "bare-metal: ready (--check)" >&2; exit 0; }
-mkdir -p "$out/bin"
+mkdir -p "$out/bin" 2>/dev/null || die "cannot make $out/bin"
 PATH=$out/bin:$PATH
 
 : >"$out/programs.txt"
@@ -249,7 +316,7 @@ provide() {
 		return
 	fi
 	src=$out/$1-src
-	[ -d "$src/.git" ] || git clone -q "$3" "$src" || die "cannot clone $3"
+	git clone -q "$3" "$src" || die "cannot clone $3"
 	git -C "$src" checkout -q "$4" || die "$3 has no commit $4"
 	[ "$(git -C "$src" rev-parse HEAD)" = "$4" ] || die "the checkout is not $4"
 	git -C "$src" diff --quiet || die "$src has local changes"
@@ -271,11 +338,8 @@ fi
 check_workloads provided
 [ "$miss" = 0 ] || exit 1
 
-# the features this script writes, as they are, put back on every exit
-orig=""
+# the features this script writes, as they are, put back on every exit (leave)
 for f in NI_RANDOM NI_GATE $candidates; do s=$(feat "$f") && orig="$orig $s"; done
-restore() { for s in $orig; do set_feat "$s" || echo "bare-metal: could not put $s back" >&2; done; unmount; }
-trap restore EXIT
 # base CMP: the comparison's base features (its loop's bc: sh has no locals)
 base() {
 	case $1 in
@@ -295,10 +359,11 @@ toggled() {
 {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \
 		"kernel $(uname -r); features: $(feats)"
+	! command -v lscpu >/dev/null || lscpu | sed 's/^/lscpu: /'
 	cat "$out/programs.txt"
-	echo "Runs: ${step1:+step one$why; }per workload 1 warm-up round, then per comparison $runs rounds of A B A2," \
+	echo "Runs: ${step1:+step one$why; }$([ -n "$quick" ] && echo quick || echo full): per workload 1 warm-up round, then per comparison $runs rounds of A B A2," \
 		"$secs s each: $(took "$runs" "$secs")"
-	echo "Comparisons: $comparisons; workloads: $workloads$left"
+	echo "Comparisons: $(echo $runnable); workloads: $workloads$left"
 	echo "No positive control: a \"within noise\" below does not show that A and B could be told apart."
 	for c in $comparisons; do
 		! what=$(lacks "$c") || echo "(the kernel has no $what: comparison $c skipped)"

@@ -10,9 +10,9 @@ then the waker (futexbench's or sembench's main thread): completions (sembench:
 wake rounds), migrations and failed ones (running, hot, affine) per second, CPU
 time per completion. Each figure is the mean over the condition's runs (a
 ratio: of the means), per second of counted_s, else of --seconds, else a total
-per run (said). --brief F[+F2]: instead, at most 80 columns, the feature's
+per run (said). --brief F[+F2]: instead, at most 72 columns, the feature's
 conditions F pooled beside the others': per level newidle lb_count, lb_failed and
-lb_gained, then the waker's failed migrations (running, hot) per 1000 wake rounds.
+lb_gained, then the waker's migrations and failed ones (running, hot) per 1000 rounds.
 Usage: bench/counters.py CSV... [--seconds N] [--brief F[+F2] [--label C=NAME ...]]
 """
 import argparse
@@ -86,7 +86,7 @@ def per_of(allruns, seconds):
 
 def brief(data, feat, name, seconds):
     """Per workload and level the base's conditions pooled and the feature's side by side; then the waker."""
-    row = "%-11s %-4s %9s %8s  %9s %8s  %9s %8s".__mod__
+    row = "%-11s %-4s %8s %8s  %8s %8s  %8s %8s".__mod__
     lines, waker, units, names = [], [], set(), ("base", "feature")
     for wl, conds in data.items():
         sides = [{(c,) + k: x for c in side for k, x in conds[c].items()}
@@ -97,15 +97,14 @@ def brief(data, feat, name, seconds):
         for lvl in levels({k: x for r in sides for k, x in r.items()}) or ["-"]:
             lines.append(row((wl[:11], lvl) + tuple(fmt(avg(r, "dom_%s_%s" % (lvl, w), per)) for w in
                                                     ("attempts", "failed", "gained") for r in sides)))
-        w = [fmt(avg(r, "main_failed_%s_per_1k" % k), "%.2f") for k in ("running", "hot") for r in sides]
-        waker += ["%-11s %17s %8s %17s %8s" % (wl[:11], *w)] if set(w) != {"-"} else []
-    head = ["newidle balance, %s: %s (base) and %s" % (", ".join(sorted(units)), *names),
-            "%-16s %18s  %18s  %18s" % ("", "lb_count", "lb_failed", "lb_gained"),
-            row(("workload", "lvl") + ("base", "feature") * 3)]
-    if waker:
-        waker = ["the waker (sembench's main thread): failed migrations per 1000 rounds",
-                 "%-11s %17s %8s %17s %8s" % ("workload", "running: base", "feature", "cache hot: base",
-                                              "feature")] + waker
+        w = [fmt(avg(r, "main_%s_per_1k" % k), "%.2f") for k in ("migrations", "failed_running", "failed_hot") for r in sides]
+        waker += [row((wl[:11], "", *w))] if set(w) != {"-"} else []
+    # cols LVL WHAT...: the two header lines, WHAT over each pair of columns
+    cols = lambda lvl, *w: ["%-16s %17s  %17s  %17s" % ("", *w), row(("workload", lvl) + ("base", "feature") * 3)]  # noqa: E731
+    head = ["newidle balance, %s: %s (base) and %s" % (", ".join(sorted(units)), *names)]
+    head += cols("lvl", "lb_count", "lb_failed", "lb_gained")
+    waker = ["the waker (the main thread), per 1000 rounds: migrations, failed ones"] + cols(
+        "", "migrations", "failed: running", "cache hot") + waker if waker else []
     return head + lines + waker
 
 
@@ -113,7 +112,7 @@ def main():
     ap = argparse.ArgumentParser(description="the counters of bench/aba.sh -S, as a table")
     ap.add_argument("csv", nargs="+")
     ap.add_argument("--seconds", type=float, help="a run's length where it has no counted_s")
-    ap.add_argument("--brief", type=lambda x: x.split("+"), help="F[+F2]: the feature's conditions, at most 80 columns")
+    ap.add_argument("--brief", type=lambda x: x.split("+"), help="F[+F2]: the feature's conditions, at most 72 columns")
     ap.add_argument("--label", action="append", default=[], type=lambda x: x.split("=", 1) if "=" in x else
                     ap.error("--label takes CONDITION=NAME, not %r" % x))
     o = ap.parse_args()

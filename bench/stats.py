@@ -8,7 +8,7 @@ delta. A sample (README.md, Terms) is a run on one boot; over boots, a boot's
 mean (Welch) or, where both sides ran on the same boots, the per-boot delta
 (Student's t). Status 5: no main metric of a workload told the --control
 apart; 6: a main metric's CV over --cv-max. dom_LEVEL_* give the regime table.
---summary F[+F2]: instead, a table of at most 80 columns of the main metrics, the
+--summary F[+F2]: instead, a table of at most 72 columns of the main metrics, the
 feature's conditions F against the others (the base, the dice), as LKML reads it.
 --no-control: runs without a positive control, said once by the caller, not here.
 Usage: bench/stats.py CSV... [--title T] [--label C=NAME ...] [--compare C,B[+B2] ...]
@@ -22,6 +22,7 @@ import math
 import os
 import re
 import sys
+import textwrap
 from statistics import mean, median, stdev
 
 # scipy.stats' own t quantile and tail, imported in half the time
@@ -161,18 +162,17 @@ def fit(v, fmt, width):
     while len(t) > width and d > 0:
         d -= 1
         t = re.sub(r"\.\d+f", ".%df" % d, fmt) % v
-    # past that, an absurd figure: its power of ten
-    return (t if len(t) <= width else ("%+.0e" if "+" in fmt else "%.0e") % v).rjust(width)
+    # past that, an absurd figure: its power of ten (1e5)
+    return (t if len(t) <= width else re.sub(r"e\+?(-?)0*", r"e\1", ("%+.0e" if "+" in fmt else "%.0e") % v)).rjust(width)
 
 
 def brief(data, conds, feat, name, title):
     """The main metrics: the base's mean and CV, the feature's normalised to it, pct and CV, the 95 % interval."""
     base, noisy, shown = [c for c in conds if c not in feat], False, []
-    g = lambda v: fit(v, "%.0f", 9) if abs(v) >= 100 else "%.4g" % v  # noqa: E731
+    g = lambda v: fit(v, "%.0f", 7) if abs(v) >= 100 else "%.4g" % v  # noqa: E731
     cv = lambda s: "(%s)%s" % (fit(s["cv_pct"], "%.1f", 4), "!" if s["cv_pct"] > CV_NOISY else " ")  # noqa: E731
-    row = lambda *x: ("%-11s %-8s %17s %24s %s" % x).rstrip()  # noqa: E731
-    lines = [title, row("workload", "metric", name(base[0])[:12] + " (CV) ", name(feat[0])[:13] + " [pct] (CV) ",
-                        "95% CI of pct")]
+    row = lambda *x: ("%-11s %-8s %15s %20s %s" % x).rstrip()  # noqa: E731
+    lines = [title, row("workload", "metric", name(base[0])[:12] + " (CV)", name(feat[0])[:12] + " [%](CV)", "95% CI, %")]
     for (wl, m), d in data.items():
         if m not in PRIMARY or not all(c in d for c in base + feat):
             continue
@@ -180,17 +180,17 @@ def brief(data, conds, feat, name, title):
         r, sb, sf = compare(two, "F", ["Z"], m), summary(two["Z"]), summary(two["F"])
         noisy = noisy or max(sb["cv_pct"], sf["cv_pct"]) > CV_NOISY
         shown += [m] if m not in shown else []
-        norm = "%s [%s] %s" % (fit(sf["mean"] / sb["mean"], "%.4f", 6), fit(r["delta_pct"], "%+.2f", 7),
-                               cv(sf)) if sb["mean"] else "-"
-        ci = ("[%s,%s]%s" % (fit(r["ci_low_pct"], "%+.1f", 6), fit(r["ci_high_pct"], "%+.1f", 6),
+        norm = "%s [%s]%s" % (fit(sf["mean"] / sb["mean"], "%.2f", 4), fit(r["delta_pct"], "%+.2f", 6),
+                              cv(sf)) if sb["mean"] else "-"
+        ci = ("[%s,%s]%s" % (fit(r["ci_low_pct"], "%+.1f", 5), fit(r["ci_high_pct"], "%+.1f", 5),
                              "*" if not r["ci_low_pct"] <= 0 <= r["ci_high_pct"] else "")
               if "ci_low_pct" in r else r["verdict"])
-        lines.append(row(wl[:11], short(m), "%s %s" % (g(sb["mean"]).rjust(9), cv(sb)), norm, ci))
+        lines.append(row(wl[:11], short(m), "%s %s" % (g(sb["mean"]).rjust(7), cv(sb)), norm, ci))
     better = [short(m) for m in shown if not lower_is_better(m)]
     worse = [short(m) for m in shown if lower_is_better(m)]
-    lines += ["  feature: its mean over the base's [change, %] (CV, %); *: 95% CI excludes 0"]
-    lines += ["  " + "; ".join(x for x in ("higher is better: " + ", ".join(better) if better else "",
-                                          "lower is better: " + ", ".join(worse) if worse else "") if x)] * bool(shown)
+    lines += ["  feature: its mean over the base's [change, %](CV, %); *: CI excludes 0"]
+    lines += textwrap.wrap("; ".join(w + " is better: " + ", ".join(ms) for w, ms in (("higher", better), ("lower", worse)) if ms),
+                           72, initial_indent="  ", subsequent_indent="    ")
     return lines + ["  !: a CV over %g %%, noisy: more rounds (RUNS) narrow its interval" % CV_NOISY] * noisy
 
 

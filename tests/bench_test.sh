@@ -78,26 +78,26 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# (+8.41 %, 111.67 / 103 = 1.0841); the feature's A and A2 against B: -8.6667
 	# +- 4.0571 of 111.67 (the same se and df) = -7.76 % [-11.40 %, -4.13 %], 0.9224
 	sum_of() { stats "$scratch/t.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --title T --summary "$1"; }
-	t_check "summary: NO_NI_X against NI_X, normalised, pct, CV and the interval (* excludes 0), in 80 columns" \
-		eval 'sum_of B >"$scratch/sum.txt" && row "$scratch/sum.txt" "workload metric NI_X (CV) NO_NI_X [pct] (CV) 95% CI of pct" \
-			"futex compl/s 103 ( 2.3) 1.0841 [ +8.41] ( 1.9) [ +4.5, +12.4]*" "higher is better: compl/s" &&
-			! grep -q ".\{81\}" "$scratch/sum.txt"'
+	t_check "summary: NO_NI_X against NI_X, normalised, pct, CV and the interval (* excludes 0), in 72 columns" \
+		eval 'sum_of B >"$scratch/sum.txt" && row "$scratch/sum.txt" "workload metric NI_X (CV) NO_NI_X [%](CV) 95% CI, %" \
+			"futex compl/s 103 ( 2.3) 1.08 [ +8.41]( 1.9) [ +4.5,+12.4]*" "higher is better: compl/s" &&
+			! grep -q ".\{73\}" "$scratch/sum.txt"'
 	t_check "summary: a feature on A and A2 against the dice on B, the sign the feature's" \
-		eval 'sum_of A+A2 >"$scratch/sum2.txt" && row "$scratch/sum2.txt" "futex compl/s 112 ( 1.9) 0.9224 [ -7.76] ( 2.3) [ -11.4, -4.1]*"'
+		eval 'sum_of A+A2 >"$scratch/sum2.txt" && row "$scratch/sum2.txt" "futex compl/s 112 ( 1.9) 0.92 [ -7.76]( 2.3) [-11.4, -4.1]*"'
 	# B's first run 140: its CV 13.1 %, over 5 %, marked, and the mark said
 	awk -F, -v OFS=, '$2 == "B" && $3 == 1 { $5 = 140 } 1' "$scratch/t.csv" >"$scratch/noisy.csv"
 	stats "$scratch/noisy.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --summary B >"$scratch/sum3.txt"
 	t_check "summary: a CV over 5% is marked, the mark said; none under it (above)" \
-		eval 'grep -q "^futex .*\[ +18.12\] (13.1)! \[ -19.8, +56.0\]\$" "$scratch/sum3.txt" && grep -q "^  !: a CV over 5 %" "$scratch/sum3.txt" &&
+		eval 'grep -q "^futex .*\[+18.12\](13.1)! \[-19.8,+56.0\]\$" "$scratch/sum3.txt" && grep -q "^  !: a CV over 5 %" "$scratch/sum3.txt" &&
 			! grep -q "!" "$scratch/sum.txt"'
 	t_check "summary: a feature the CSV has no condition of is refused, naming it" refuses_with "--summary: X is not some of" sum_of X
 	# B's first run 99000: every figure as wide as it gets (CV 173 %, +32012 %, an interval of
 	# -105684 % to +169707 %): fewer decimals, then powers of ten, never a figure cut off
 	awk -F, -v OFS=, '$2 == "B" && $3 == 1 { $5 = 99000 } 1' "$scratch/t.csv" >"$scratch/wide.csv"
 	stats "$scratch/wide.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --summary B >"$scratch/sum4.txt"
-	t_check "summary: the widest figures lose decimals, never their ends, in 80 columns" \
-		eval 'row "$scratch/sum4.txt" "futex compl/s 103 ( 2.3) 321.12 [ +32012] ( 173)! [-1e+05,+2e+05]" &&
-			! grep -q ".\{81\}" "$scratch/sum4.txt"'
+	t_check "summary: the widest figures lose decimals, never their ends, in 72 columns" \
+		eval 'row "$scratch/sum4.txt" "futex compl/s 103 ( 2.3) 321 [+32012]( 173)! [ -1e5, +2e5]" &&
+			! grep -q ".\{73\}" "$scratch/sum4.txt"'
 	# verdict_of SED: B's verdict on t.csv edited by SED
 	verdict_of() { sed "$1" "$scratch/t.csv" >"$scratch/v.csv" && stats "$scratch/v.csv" --json "$scratch/t.json" >/dev/null && field verdict; }
 	t_check "stats: an interval that holds 0 (B's runs straddle the baselines) is within noise" \
@@ -301,13 +301,18 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# --brief: v7.3's mc lb_count 90.0/s, lb_failed (100 + 100) / 10 / 2 = 10.0/s,
 	# lb_gained (32 + 41) / 2 = 36.5/s; the gate's 11.0, 2.0, (5.5 + 6.5) / 2 = 6.0
 	counters "$cfx" --brief gate --label gate=NI_GATE >"$scratch/brief.txt"
-	t_check "counters --brief: per level lb_count, lb_failed, lb_gained a second, base and feature side by side, in 80 columns" \
+	t_check "counters --brief: per level lb_count, lb_failed, lb_gained a second, base and feature side by side, in 72 columns" \
 		eval 'row "$scratch/brief.txt" "newidle balance, per second: v7.3 (base) and NI_GATE" "futex8 mc 90.0 11.0 10.0 2.0 36.5 6.0" &&
-			! grep -q ".\{81\}" "$scratch/brief.txt"'
+			! grep -q ".\{73\}" "$scratch/brief.txt"'
 	counters "$scratch/nolen.csv" --brief gate >"$scratch/brief-nolen.txt"
-	t_check "counters --brief: without a run length, totals per run, said, still in 80 columns" \
+	t_check "counters --brief: without a run length, totals per run, said, still in 72 columns" \
 		eval 'grep -q "^newidle balance, PER RUN (no run length): v7.3 (base) and gate\$" "$scratch/brief-nolen.txt" &&
-			! grep -q ".\{81\}" "$scratch/brief-nolen.txt"'
+			! grep -q ".\{73\}" "$scratch/brief-nolen.txt"'
+	# the waker's migrations per 1000 rounds, v7.3's (5 + 10) / 2, the gate's (1 + 2) / 2, beside its failed ones
+	{ cat "$cfx"; printf 'futex8,%s,1,main_failed_running_per_1k,%s\n' v7.3 3,1 gate 1,2; } >"$scratch/cwak.csv"
+	t_check "counters --brief: the waker's migrations per 1000 rounds (7.50, 1.50) beside its failed ones, in 72 columns" \
+		eval 'counters "$scratch/cwak.csv" --brief gate >"$scratch/brief-wak.txt" && row "$scratch/brief-wak.txt" "futex8 7.50 1.50 3.00 1.00 - -" &&
+			! grep -q ".\{73\}" "$scratch/brief-wak.txt"'
 	t_check "counters: --seconds nan is refused" refuses_with "--seconds takes a positive number" counters "$scratch/nolen.csv" --seconds nan
 	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$cfx" >"$scratch/cnotel.csv"
 	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
@@ -509,13 +514,15 @@ bare_metal_checks() {
 echo "$2 \$(SCHED_FEATURES=\$ABA_FEATURES sh -c '. "$top/lab/guest/sched.sh"; feats') | \$*" >>"$scratch/sb.log"
 n=\$(( \$(cat "$scratch/sb.count" 2>/dev/null || echo 0) + 1 )); echo \$n >"$scratch/sb.count"
 [ "\$n" != "\${SB_CRASH_AT:-0}" ] || exit 3
-[ "\$n" -lt "\${SB_HANG_FROM:-999999}" ] || { awk '{ print \$5 }' /proc/\$\$/stat >"$scratch/sb.pg"; mv "$scratch/sb.pg" "$scratch/sb.hung"; sleep 10; }
+[ "\$n" -lt "\${SB_HANG_FROM:-999999}" ] || { awk '{ print \$5 }' /proc/\$\$/stat >"$scratch/sb.pg"; mv "$scratch/sb.pg" "$scratch/sb.hung"; sleep 60; }
 sleep 0.02
 $3
 SB
 		chmod +x "$scratch/$1/$2"
 	}
-	standin sb sembench 'echo "main thread burns: 2000"; echo "run time 1 seconds 12345 worker burns per second (stand-in)"'
+	# sembench: 1 s of the clock aba.sh reads (ABA_UPTIME), moved on
+	standin sb sembench 'awk "{ print \$1 + 1 }" "$ABA_UPTIME" >"$ABA_UPTIME.n" && mv "$ABA_UPTIME.n" "$ABA_UPTIME"
+echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 avg 1"; echo "run time 1 seconds 12345 worker burns per second"'
 	standin sb tbench 'echo "Throughput $(($3 * 10)) MB/sec  $3 clients  $3 procs  max_latency=1.000 ms"'
 	standin sb hackbench 'echo "Time: 0.250"'
 	# schbench only where SCHBENCH says, not on PATH: bare-metal.sh copies it
@@ -528,14 +535,14 @@ SB
 	echo "load" >"$scratch/client.txt"
 	echo "   1: 00000000:1B5B 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0" >"$scratch/tcp"
 	printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/bm-schedstat"
-	echo 0 >"$scratch/bm-sst"
+	echo 0 >"$scratch/bm-sst" && echo "100.00 0" >"$scratch/bm-uptime"
 	echo "[none] integrity confidentiality" >"$scratch/lockdown"
 	# bmenv [SETTING=VALUE...] COMMAND...: COMMAND with the stand-ins of the
 	# kernel's files and of the programs
 	bmenv() {
 		env -u COMPARISONS -u WORKLOADS -u CANDIDATES PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" \
-			ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/bm-schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/bm-sst" \
-			ABA_TBENCH_LOADFILE="$scratch/client.txt" ABA_NET_TCP="$scratch/tcp" ABA_LOCKDOWN="$scratch/lockdown" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
+			ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/bm-schedstat" ABA_SCHEDSTATS_SYSCTL="$scratch/bm-sst" ABA_UPTIME="$scratch/bm-uptime" \
+			ABA_TBENCH_LOADFILE="$scratch/client.txt" ABA_NET_TCP="$scratch/tcp" ABA_LOCKDOWN="$scratch/lockdown" ABA_LOCK="$scratch/bm.lock" SEMBENCH="$scratch/sb/sembench" SCHBENCH="$scratch/sbx/schbench" \
 			RUNS=2 SECONDS_PER_RUN=1 BENCH_CV_MAX=0 "$@"
 	}
 	bmsh=$scratch/bmt/bench/bare-metal.sh
@@ -628,7 +635,7 @@ SB
 	cp "$top/bench/counters.py" "$scratch/bmt/bench/"
 	bm "NI_RANDOM NI_RATE" "$scratch/bs1" ABA_WAKER_SCHED="$top/tests/fixtures/proc-sched"
 	t_check "step one: the default on a kernel without NI_GATE, its time said before it starts ($rc)" \
-		test "$rc $(sed -n 1p "$scratch/bs1.txt")" = "0 bare-metal: step one (the kernel has no NI_GATE): norandom on sembench815 sembench8 tbench32 schbench: about 2 minutes (36 runs of 1 s: 4 workloads x (1 warm-up + 1 comparisons x 2 rounds) x A B A2)"
+		test "$rc $(sed -n 1p "$scratch/bs1.txt")" = "0 bare-metal: step one (the kernel has no NI_GATE): norandom on sembench815 sembench8 tbench32 schbench: about 2 minutes (36 runs of 1 s: 4 workloads x (1 warm-up + 1 comparison x 2 rounds) x A B A2)"
 	t_check "step one: a norandom table for each of the 4 workloads, nothing else" \
 		test "$(sed -n 's/^\([a-z0-9]*, [a-zA-Z_]*\): A\/B\/A of .*/\1/p' "$scratch/bs1/report.txt" | paste -sd' ')" = \
 		"sembench815, norandom sembench8, norandom tbench32, norandom schbench, norandom"
@@ -643,8 +650,8 @@ SB
 			test "$(tail -n 1 "$scratch/bs1/report.txt")" = "$(grep -v "^bare-metal: " "$scratch/bs1.txt" | tail -n 1)"'
 	t_check "step one: its rows, NO_NI_RANDOM against the dice, and the waker's failed running and hot per 1000 rounds" \
 		row "$scratch/bs1-sum.txt" "norandom: NO_NI_RANDOM (every visit) against NI_RANDOM (the dice)" \
-		"sembench815 burns/s 12345 ( 0.0) 1.0000 [ +0.00] ( 0.0) [ +0.0, +0.0]" "schbench rps 1000 ( 0.0) 1.0000 [ +0.00] ( 0.0) [ +0.0, +0.0]" \
-		"sembench815 mc 0.0 0.0 0.0 0.0 0.0 0.0" "schbench mc 0.0 0.0 0.0 0.0 0.0 0.0" "sembench815 5.00 5.00 2.00 2.00"
+		"sembench815 burns/s 12345 ( 0.0) 1.00 [ +0.00]( 0.0) [ +0.0, +0.0]" "schbench rps 1000 ( 0.0) 1.00 [ +0.00]( 0.0) [ +0.0, +0.0]" \
+		"sembench815 mc 0.0 0.0 0.0 0.0 0.0 0.0" "schbench mc 0.0 0.0 0.0 0.0 0.0 0.0" "sembench815 20.00 20.00 5.00 5.00 2.00 2.00"
 	t_check "step one: the counters per second, every run's length measured" \
 		grep -qx 'newidle balance, per second: NI_RANDOM (base) and NO_NI_RANDOM' "$scratch/bs1-sum.txt"
 	# where a candidate ran, the summary's counters are its own, on sembench815 and schbench
@@ -656,6 +663,10 @@ SB
 		eval 'test "$rc" = 0 && has -x "$scratch/bsc-sum.txt" "newidle balance, per second: NO_NI_FOUND (base) and NI_FOUND" \
 			"sembench815 *mc .*" && ! grep -q "^tbench32 *mc " "$scratch/bsc-sum.txt" &&
 			! grep -q "NI_RANDOM (base)" "$scratch/bsc-sum.txt" && grep -q "^tbench32 *mb/s " "$scratch/bsc-sum.txt"'
+	t_check "the paste's first line: quick or full, rounds x seconds, the kernel, the CPUs" \
+		has "$scratch/bs1-sum.txt" "^Summary: step one, full, 2 rounds x 1 s; $(uname -r); $(grep -c ^processor /proc/cpuinfo) CPUs"
+	t_check "the paste: every line of step one's and step two's summaries in 72 columns" \
+		eval '! grep -q ".\{73\}" "$scratch/bs1-sum.txt" "$scratch/bsc-sum.txt" "$scratch/bmm-sum.txt"'
 	t_check "step one: 'no positive control' said once, in the report's head, not under each of the 4 tables" \
 		eval 'test "$(grep -ci "no positive control" "$scratch/bs1/report.txt")" = 1 &&
 			sed "/^$/q" "$scratch/bs1/report.txt" >"$scratch/bs1-head.txt" && grep -q "^No positive control: " "$scratch/bs1-head.txt"'
@@ -663,11 +674,11 @@ SB
 	t_check "negative control: a table made without --no-control says it itself" grep -q "^No positive control given" "$scratch/bs1-ctl.txt"
 	# the README's times are bare-metal.sh's, from its defaults (the letters' are
 	# made from it by make outbox, the checklist's by tester-checklist.sh)
-	bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES "$top/bench/bare-metal.sh" "${@:2}" --time |
+	bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" "${@:2}" --time |
 		sed -n "s/^$1: about \([0-9]*\) minutes.*/\1/p"; }
 	readme_times() {
 		grep -q -- "--step1 --quick  *# about $(bmt quick --step1) minutes" "$1" &&
-			grep -q -- "--step1  *# the run to report: about $(bmt full --step1) minutes" "$1" &&
+			grep -q -- "--step1  *# the full run, when asked for: about $(bmt full --step1) minutes" "$1" &&
 			grep -q -- "bare-metal.sh --quick  *# about $(bmt quick) minutes" "$1" &&
 			tr '\n' ' ' <"$1" | tr -s ' ' >"$scratch/readme1" && grep -qF -- "about $(bmt full) minutes a kernel; step one's: about $(bmt full --step1) minutes" "$scratch/readme1"
 	}
@@ -678,7 +689,7 @@ SB
 	# schbench's -m 4 pins to CPUs 0-3: on 2 CPUs, left out, said, and out of the time
 	bm "NI_RANDOM NI_RATE" "$scratch/bs6" SB_NPROC=2
 	t_check "step one on 2 CPUs: schbench left out, said with the time of the 3 others ($rc)" \
-		eval 'test "$rc" = 0 && has -x "$scratch/bs6.txt" "bare-metal: step one .*: norandom on sembench815 sembench8 tbench32: about 1 minutes (27 runs of 1 s: 3 workloads .*; schbench left out: it needs 4 CPUs or more (its -m 4 pins to CPUs 0-3), this machine has 2" &&
+		eval 'test "$rc" = 0 && has -x "$scratch/bs6.txt" "bare-metal: step one .*: norandom on sembench815 sembench8 tbench32: about 1 minute (27 runs of 1 s: 3 workloads .*; schbench left out: it needs 4 CPUs or more (its -m 4 pins to CPUs 0-3), this machine has 2" &&
 			grep -q "^Comparisons: norandom; workloads: sembench815 sembench8 tbench32; schbench left out" "$scratch/bs6/report.txt" &&
 			test ! -e "$scratch/bs6/schbench-norandom.csv"'
 	bm "NI_RANDOM NI_RATE" "$scratch/bs7" SB_NPROC=2 WORKLOADS=schbench BM_OPT=--check
@@ -732,6 +743,32 @@ SB
 	t_check "--check: a ready machine, step one's comparison and time said (exit 0, $rc)" \
 		eval 'test "$rc" = 0 && has -x "$scratch/bs5.txt" "bare-metal: step one .*: norandom on .*: about [0-9]* minutes .*" \
 			"bare-metal: ready (--check)" && test ! -e "$scratch/bs5"'
+	# ready only where the run can start: a program given is a file; one fetched, its URL
+	# reachable (offline: a local clone); OUTDIR new, where it can be made
+	mkdir -p "$scratch/old"
+	: >"$scratch/old/report.txt"
+	: >"$scratch/afile"
+	git init -q "$scratch/clone" && git -C "$scratch/clone" -c user.name=t -c user.email=t@x commit -q --allow-empty -m x
+	bm "NI_RANDOM NI_RATE" "$scratch/bs14" WORKLOADS=sembench8 SEMBENCH="$scratch/old" BM_OPT=--check
+	t_check "--check: SEMBENCH= a directory is refused, said ($rc)" \
+		eval 'test "$rc" = 1 && grep -qF "missing: SEMBENCH=$scratch/old is not an executable file" "$scratch/bs14.txt"'
+	bm "NI_RANDOM NI_RATE" "$scratch/bs15" WORKLOADS=sembench8 SEMBENCH= SEMBENCH_URL="$scratch/nosuch" BM_OPT=--check
+	t_check "--check: sembench's URL out of reach (offline) is missing, with the offline route ($rc)" \
+		eval 'test "$rc" = 1 && grep -qF "missing: sembench from $scratch/nosuch (git ls-remote, 20 s); offline: SEMBENCH=a built sembench, or SEMBENCH_URL=a clone" "$scratch/bs15.txt"'
+	bm "NI_RANDOM NI_RATE" "$scratch/bs16" WORKLOADS=sembench8 SEMBENCH= SEMBENCH_URL="$scratch/clone" BM_OPT=--check
+	t_check "negative control: SEMBENCH_URL= a local clone is ready ($rc)" test "$rc" = 0
+	bm "NI_RANDOM NI_RATE" "$scratch/old" WORKLOADS=hackbench BM_OPT=--check
+	t_check "--check: an OUTDIR holding an earlier run is refused, said ($rc)" \
+		eval 'test "$rc" = 1 && grep -qF "missing: a new OUTDIR: $scratch/old holds files" "$scratch/old.txt"'
+	runrc "$scratch/bs17.txt" bmenv WORKLOADS=hackbench "$bmsh" --check "$scratch/afile/out"
+	t_check "--check: an OUTDIR that cannot be made is refused, said ($rc)" \
+		eval 'test "$rc" = 1 && grep -qF "missing: a writable OUTDIR: $scratch/afile is not a directory it can write" "$scratch/bs17.txt"'
+	# --time: the time --check gives, on v7.3 (step one) and on the series (norandom, gate)
+	tq() { echo "$1" >"$scratch/bm-features"; bmenv RUNS= SECONDS_PER_RUN= "$bmsh" --time | sed -n 's/^quick: //p'; }
+	cq() { bm "$1" "$scratch/bt" RUNS= SECONDS_PER_RUN= BM_OPT="--quick --check"; sed -n 's/^bare-metal: .* on [^:]*: \(about .*\)/\1/p' "$scratch/bt.txt"; }
+	for k in "NI_RANDOM NI_RATE" "NI_RANDOM NI_RATE NI_GATE"; do
+		t_check "--time on a kernel of $k: --check --quick's time ($(cq "$k"))" eval 'test -n "$(cq "$k")" && test "$(tq "$k")" = "$(cq "$k")"'
+	done
 	bm "GENTLE_FAIR_SLEEPERS" "$scratch/bs2"
 	t_check "step one: a kernel without NI_RANDOM is refused (exit 1), named, nothing made" \
 		eval 'test "$rc" = 1 && grep -qx "bare-metal: the kernel has no NI_RANDOM: no comparison of .norandom. can run here" "$scratch/bs2.txt" &&
@@ -743,21 +780,58 @@ SB
 	t_check "bare-metal: a workload that fails stops the run, naming it ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "condition B: hackbench failed (exit 3)" "$scratch/bmf.txt"'
 	t_check "bare-metal: and every feature it set is put back ($(bstate))" test "$(bstate)" = "$patched"
+	inc="INCOMPLETE, not run to its end: hackbench-gate hackbench-NI_FOUND"
+	t_check "bare-metal: its report.txt ends INCOMPLETE, naming the runs it lacks" test "$(tail -n 1 "$scratch/bmf/report.txt")" = "$inc"
 	runrc "$scratch/bmf-report.txt" "$bmsh" --report "$scratch/bmf"
 	t_check "bare-metal --report of a run that failed: the tables of what it finished, once ($rc)" \
 		eval 'test "$rc" = 0 && test "$(grep -c "^hackbench, norandom: A/B/A" "$scratch/bmf/report.txt")" = 1'
-	# a TERM to its process group mid-run, as Ctrl-C would be (sh ignores
-	# INT in a background job, so TERM)
+	t_check "bare-metal --report of it: its summary says INCOMPLETE under its first line" \
+		test "$(sed -n '/^Summary: /,$p' "$scratch/bmf-report.txt" | sed -n 2p)" = "$inc"
+	# a run that hangs in gate's first B; meanwhile a second copy, and --check, are
+	# refused; then a HUP to its process group, as a lost terminal sends (one trap
+	# has INT, TERM and HUP; sh ignores INT in a background job)
 	rm -f "$scratch/sb.hung"
-	(bm "$patched" "$scratch/bmk" WORKLOADS=hackbench SB_HANG_FROM=5 setsid; exit "$rc") &
+	(bm "$patched" "$scratch/bmk" WORKLOADS=hackbench SB_HANG_FROM=11 setsid; exit "$rc") &
 	pid=$!
-	for _ in $(seq 100); do [ -e "$scratch/sb.hung" ] && break; sleep 0.1; done
-	# the stand-in wrote its process group, setsid's
-	kill -TERM -- -"$(cat "$scratch/sb.hung" 2>/dev/null || echo "$pid")" 2>/dev/null || true
+	for _ in $(seq 600); do [ -e "$scratch/sb.hung" ] && break; sleep 0.1; done
+	# the stand-in wrote its process group, setsid's: bare-metal.sh's pid
+	cp "$scratch/bm-features" "$scratch/bmk-features"
+	rm -f "$scratch/mnt.log"
+	runrc "$scratch/bmk2.txt" bmenv WORKLOADS=hackbench PATH="$scratch/mnt:$scratch/sb:$PATH" MNT_LOG="$scratch/mnt.log" \
+		MNT_SRC="$scratch/bm-features" ABA_FEATURES="$scratch/mnt/features" "$bmsh" "$scratch/bmk2"
+	t_check "bare-metal: a second copy while one runs is refused (exit 2), naming its pid and OUTDIR; nothing made, mounted or set ($rc)" \
+		eval 'test "$rc" = 2 && grep -qF "another run is going on: pid $(cat "$scratch/sb.hung"), OUTDIR $scratch/bmk (" "$scratch/bmk2.txt" &&
+			test ! -e "$scratch/bmk2" && test ! -e "$scratch/mnt.log" && cmp -s "$scratch/bm-features" "$scratch/bmk-features"'
+	runrc "$scratch/bmk3.txt" bmenv WORKLOADS=hackbench "$bmsh" --check
+	t_check "bare-metal: and --check says it, not ready (exit $rc)" \
+		eval 'test "$rc" = 2 && grep -qF "another run is going on: pid $(cat "$scratch/sb.hung"), OUTDIR $scratch/bmk (" "$scratch/bmk3.txt"'
+	kill -HUP -- -"$(cat "$scratch/sb.hung" 2>/dev/null || echo "$pid")" 2>/dev/null || true
 	rc=0
 	wait "$pid" || rc=$?
-	t_check "bare-metal: stopped mid-run (TERM, exit $rc), every feature put back ($(bstate))" \
-		eval 'test -e "$scratch/sb.hung" && test "$rc" != 0 && test "$(bstate)" = "$patched"'
+	t_check "bare-metal: stopped mid-run (HUP, exit $rc), every feature and schedstats put back ($(bstate)), the lock given back" \
+		eval 'test -e "$scratch/sb.hung" && test "$rc" != 0 && test "$(bstate)" = "$patched" && test "$(cat "$scratch/bm-sst")" = 0 &&
+			test ! -L "$scratch/bm.lock"'
+	t_check "bare-metal: and its report.txt ends INCOMPLETE, naming the runs it lacks" test "$(tail -n 1 "$scratch/bmk/report.txt")" = "$inc"
+	runrc "$scratch/bmk-report.txt" "$bmsh" --report "$scratch/bmk"
+	t_check "bare-metal --report of it: norandom's table, and INCOMPLETE under the summary's first line ($rc)" \
+		eval 'test "$rc" = 0 && grep -q "^hackbench, norandom: A/B/A" "$scratch/bmk-report.txt" &&
+			test "$(sed -n "/^Summary: /,\$p" "$scratch/bmk-report.txt" | sed -n 2p)" = "$inc"'
+	# a lock that names a process that is gone does not block the next
+	sh -c 'exit 0' &
+	dead=$!
+	wait "$dead" || true
+	# one whose process group lives on (killed with -9, its workload running) does
+	setsid sleep 60 &
+	grp=$!
+	ln -s "$dead $grp OUTDIR $scratch/gone" "$scratch/bm.lock"
+	bm "NI_RANDOM NI_RATE" "$scratch/bs19" BM_OPT=--check
+	kill "$grp"
+	t_check "bare-metal: a dead run's lock whose processes live on is refused, naming their group ($rc)" \
+		eval 'test "$rc" = 2 && grep -qF "left processes running (process group $grp;" "$scratch/bs19.txt"'
+	rm -f "$scratch/bm.lock"
+	ln -s "$dead $dead OUTDIR $scratch/gone" "$scratch/bm.lock"
+	bm "NI_RANDOM NI_RATE" "$scratch/bs18" BM_OPT=--check
+	t_check "bare-metal: a lock left by a run that is gone does not block the next ($rc)" eval 'test "$rc" = 0 && test ! -L "$scratch/bm.lock"'
 
 	# bad settings and arguments: refused before anything is touched
 	cp "$scratch/bm-features" "$scratch/bm-features.before"
@@ -780,8 +854,10 @@ SB
 		COMPARISONS=:COMPARISONS and WORKLOADS must not be empty
 		WORKLOADS= :COMPARISONS and WORKLOADS must not be empty
 	EOF
-	t_check "bare-metal: WORKLOADS=hackbench nosuch is refused, saying so, and changes nothing" \
-		eval 'refuses_with "unknown workload '"'nosuch'"'" bmenv "WORKLOADS=hackbench nosuch" "$bmsh" "$scratch/bmbad" && untouched'
+	t_check "bare-metal: WORKLOADS=hackbench nosuch is refused (exit 2) in every mode (a run, --check, --time), nothing changed" \
+		eval 'r=0; for m in "" --check --time; do bm_bad "unknown workload '"'nosuch'"'" "WORKLOADS=hackbench nosuch" "$bmsh" $m "$scratch/bmbad" || r=1; done; test "$r" = 0'
+	t_check "bare-metal: RUNS=5 as an argument (sudo drops the environment) is refused (exit 2), with the form that works; nothing made" \
+		eval 'bm_bad "sudo env RUNS=5 bench/bare-metal.sh" sh -c "cd \"\$0\" && exec \"\$1\" RUNS=5" "$scratch" "$bmsh" && test ! -e "$scratch/RUNS=5"'
 	t_check "bare-metal: a second OUTDIR is refused (exit 2), and changes nothing" \
 		bm_bad "one OUTDIR only, not '$scratch/bmbad' and 'more'" "$bmsh" "$scratch/bmbad" more
 	t_check "step one: an extra argument is refused (exit 2)" bm_bad "one OUTDIR only, not '$scratch/bmbad' and 'x'" "$bmsh" --step1 "$scratch/bmbad" x
@@ -797,15 +873,18 @@ SB
 		eval '"$bmsh" --help >"$scratch/help.txt" && "$bmsh" -h >"$scratch/h.txt" && cmp -s "$scratch/help.txt" "$scratch/h.txt" &&
 			grep -qx "Usage: sudo bench/bare-metal.sh \[--step1\] \[--quick\] \[--runs-only\] \[OUTDIR\]" "$scratch/help.txt" &&
 			! grep -q ".\{81\}" "$scratch/help.txt"'
+	t_check "one answer: --help, README and the mail ask for the quick run first, none calls the full run the one to report" \
+		eval '! grep -qi "the \(one\|run\|ones\) to report" "$scratch/help.txt" "$top/README.md" "$top/lab/data/letters/how-to-test.txt" &&
+			grep -q "sudo env RUNS=5" "$scratch/help.txt" && grep -q "SEMBENCH_URL=path" "$top/lab/data/letters/how-to-test.txt"'
 	# --quick from the defaults, every comparison there: at most 30 minutes
 	# on any machine (the runs are timed), with schbench too
-	quick() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS "$@" "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p'; }
+	quick() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS "$@" ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p'; }
 	q=$(quick -u SCHBENCH) qs=$(quick SCHBENCH=/bin/true)
 	t_check "bare-metal: --quick takes at most 30 minutes: $q, $qs with schbench" eval 'test -n "$q" && test "$q" -le 30 && test "$qs" -le 30'
 	# step one's, from its defaults: 4 workloads x (1 warm-up + 3 rounds) x 3 runs of 10 + 1 s
-	q1=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS "$top/bench/bare-metal.sh" --step1 --time | sed -n 's/^quick: //p')
+	q1=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" --step1 --time | sed -n 's/^quick: //p')
 	t_check "step one: --quick takes at most 15 minutes ($q1)" \
-		test "$q1" = "about 9 minutes (48 runs of 10 s: 4 workloads x (1 warm-up + 1 comparisons x 3 rounds) x A B A2)"
+		test "$q1" = "about 9 minutes (48 runs of 10 s: 4 workloads x (1 warm-up + 1 comparison x 3 rounds) x A B A2)"
 
 	# bench/aba.sh's schbench parser: "average rps" first, else "rps: N"; nothing, refused
 	echo "NI_RANDOM" >"$scratch/bm-features"

@@ -80,8 +80,9 @@ if [ -z "${OUTBOX_SIM_TABLE:-}" ] && { [ ! -f "$table" ] ||
 fi
 "$LAB_TOP/sim/cover-table.sh" "$table" >"$tmp/sim.txt" ||
 	die "the model's table A ($table) does not back the cover letter (above): no outbox written"
-# How to test: each step's time from bare-metal.sh's defaults
-bm_time() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES \
+# How to test: each step's time from bare-metal.sh's defaults, on a kernel with every
+# comparison whatever this host runs (a features file it cannot read)
+bm_time() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES ABA_FEATURES=/nonexistent \
 	"$LAB_TOP/bench/bare-metal.sh" "$@" --time | sed -n 's/^\([a-z]*\): about \([0-9]*\) minutes.*/\1 \2/p'; }
 s1=$(bm_time --step1) s2=$(bm_time)
 sed -e "s|@HARNESS@|$harness|; s|@COMMIT@|$(git -C "$LAB_TOP" rev-parse --short=12 HEAD)|" \

@@ -10,8 +10,9 @@ if [ $# = 3 ]; then
 	exp=$(dpkg-deb -f "$3" Package)
 	debs="$debs ./$(basename "$3")"
 fi
-# bm full|quick: the time bench/bare-metal.sh computes from its defaults
-bm() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES "$LAB_TOP/bench/bare-metal.sh" --time | sed -n "s/^$1: //p"; }
+# bm full|quick: the time bench/bare-metal.sh computes from its defaults (every comparison:
+# a features file it cannot read)
+bm() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES ABA_FEATURES=/nonexistent "$LAB_TOP/bench/bare-metal.sh" --time | sed -n "s/^$1: //p"; }
 cat <<EOF
 
 Tester checklist
@@ -56,7 +57,7 @@ cat <<EOF
    letters, on the kernel you ran before these, needs none of the
    kernel packages.
 5. Report back: reply to the series' thread on LKML (reply-all, plain text,
-   inline) with the summary each run prints last, the uname -r of each and
-   lscpu; attach report.txt. Runs on two or three kernels, one table:
+   inline) with the summary each run prints last (its first line: the run,
+   the kernel, the CPUs); attach report.txt (it holds lscpu's output). Runs on two or three kernels, one table:
      bench/kernels.py v7.3=OUTDIR series=OUTDIR exp=OUTDIR
 EOF

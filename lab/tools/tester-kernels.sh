@@ -9,6 +9,11 @@
 # CHECKLIST.txt, and base/, gate/ and exp/ with each kernel's logs.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+command -v apt-get >/dev/null || die "no apt-get: make tester-kernels fetches and packages with Debian's tools. On Fedora,
+  the kernel's own packaging makes the RPMs: in v7.3 with patches/series applied (git am; patches/experiment/ on it, the third)
+    sudo dnf install gcc make flex bison bc perl openssl-devel elfutils-libelf-devel dwarves rpm-build
+    cp /boot/config-\$(uname -r) .config && scripts/config -e SCHEDSTATS -e DEBUG_FS && make olddefconfig
+    make -j\$(nproc) LOCALVERSION=-newidle-gate binrpm-pkg   # v7.3: -newidle-base; the experiment: -newidle-exp"
 
 cfg=${1:-${CONFIG:-}}
 dest=$TESTER_OUT
@@ -57,7 +62,9 @@ if [ "$free" -lt "$want" ]; then
 fi
 say "disk: about $want MiB needed, $free MiB free in $at"
 
-# 3. The trees: the base, and the series applied (its errors name the patch and hunk).
+# 3. The trees: the base, and the series applied (its errors name the patch and hunk),
+# installing only what fetching, building and packaging a kernel needs (lab/data/packages)
+grep -E '^[^#]+ required .*\<(everything|fetch|kernel build|tester-kernels)\>' "$LAB_PACKAGES" >"$tmp/packages" && export LAB_PACKAGES=$tmp/packages
 "$LAB_TOP/lab/prepare.sh" apply || die "the series in $PATCHES does not apply to $BASE_TAG (above: the patch and the hunk); no kernel built"
 "$LAB_TOP/lab/prepare.sh" apply experiment || die "the experimental set in $EXPERIMENT does not apply on the series; no kernel built"
 base_src=$OUT/src/baseline

@@ -107,3 +107,21 @@ rule_guest_paths() {
 	done
 	return $bad
 }
+
+# rule_budget ROOT: the folders and files of lab/data/budget within their lines,
+# counted (wc -l) over what git tracks; prints each one's count and their total.
+rule_budget() {
+	local root=$1 bad=0 f p n total
+	while read -ra f; do
+		case ${f[0]:-#} in '#'*) continue ;; esac
+		total=0
+		for p in "${f[@]:0:${#f[@]}-1}"; do
+			n=$(git -C "$root" ls-files -z -- "$p" | (cd "$root" && xargs -0r cat) | wc -l)
+			echo "  $p: $n"
+			total=$((total + n))
+		done
+		echo "${f[*]:0:${#f[@]}-1}: $total lines, budget ${f[-1]}"
+		[ "$total" -le "${f[-1]}" ] || { echo "  over the budget (lab/data/budget): cut, or raise it there"; bad=1; }
+	done <"$root/lab/data/budget"
+	return $bad
+}

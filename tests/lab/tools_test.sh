@@ -83,6 +83,21 @@ script "$scratch/fake/apt-get" '[ "$2" = update ] && exit 0' 'echo "E: Unable to
 t_check "deps: as root, a failed install stops it with apt's error" refuses_with "apt: E: Unable to locate package nosuch-req" deps packages
 t_check "deps: as root, an optional package that fails to install does not stop it" eval 'deps packages-opt 2>"$scratch/deps.err"'
 rm -f "$scratch/fake/id" "$scratch/fake/apt-get"
+# make tester-kernels asks for what fetching, building and packaging a kernel needs, each
+# missing here, and no other package (no QEMU, valgrind, the bench's); without apt (Fedora),
+# the kernel's own binrpm-pkg said at once
+sed -E 's|^([a-z0-9.+-]+) +[^ ]+|\1 /nonexistent/\1|' lab/data/packages >"$scratch/packages-none"
+script "$scratch/tkfake/id" 'echo 1000'
+put "$scratch/tk.config" CONFIG_X86_64=y
+t_check "tester-kernels: deps.sh asked for the packages packaging a kernel needs, no other" \
+	refuses_with "missing Debian packages: git make gcc bc flex bison libelf-dev libssl-dev cpio xz-utils ccache perl ca-certificates apt debian-archive-keyring rsync util-linux dpkg-dev debhelper kmod rpm rpm2cpio;" \
+	env PATH="$scratch/tkfake:$PATH" OUT="$scratch/tk-out" TESTER_OUT="$scratch/tk" TESTER_SPACE_MB=1 LAB_PACKAGES="$scratch/packages-none" \
+	lab/tools/tester-kernels.sh "$scratch/tk.config"
+t_check "make tester-kernels: no 'make deps' of every package first" test "$(make -s -n tester-kernels CONFIG=c)" = "lab/tools/tester-kernels.sh c"
+mkdir -p "$scratch/noapt" && { cp -s /usr/bin/* "$scratch/noapt/" 2>/dev/null || true; } && rm "$scratch/noapt/apt-get"
+t_check "tester-kernels: without apt-get (Fedora) refused at once, with the kernel's own binrpm-pkg, nothing made" \
+	eval 'refuses_with "make -j\$(nproc) LOCALVERSION=-newidle-gate binrpm-pkg" env PATH="$scratch/noapt" TESTER_OUT="$scratch/tk2" \
+		lab/tools/tester-kernels.sh && test ! -e "$scratch/tk2"'
 
 # --- bench/aba.sh on the host: a fake features file and fake workloads
 echo "NI_RANDOM NI_RATE" >"$scratch/features"
@@ -121,6 +136,27 @@ t_check "aba -S: the ratio at the start and the end, the mean over the CPUs" \
 t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/sst")" = 0
 script "$scratch/fake/futexbench" 'echo "nothing to report"'
 t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
+# sembench's rate whenever a run starts: a stand-in begun at .05 and at .6 of a second of
+# its clock (SB_PHASE), that stops at the first whole second past its start and -r ($2),
+# its lines, 400,000 burns a second of its life (its start to its end by /proc/uptime: what
+# aba.sh times)
+cat >"$scratch/fake/sembench" <<'EOF'
+#!/bin/sh
+sleep "$(awk -v r="$2" 'BEGIN { print r - ENVIRON["SB_PHASE"] }')"
+awk -v st="$(cut -d' ' -f22 /proc/$$/stat)" -v r="$2" '{ t = $1 - st / 100; w = int(400000 * t); print t >ENVIRON["SB_LOG"]
+	printf "main thread burns: %d\nworker burn count total %d min 0 max 0\nrun time %d seconds %d worker burns per second\n", w / 4, w, r, w / r
+	printf "%d\n", w / r >>ENVIRON["SB_LOG"] }' /proc/uptime
+EOF
+chmod +x "$scratch/fake/sembench"
+# within PCT A B: A is within PCT % of B
+within() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { exit !(a != "" && a - b <= b * p / 100 && b - a <= b * p / 100) }'; }
+for p in 0.05 0.6; do SB_PHASE=$p SB_LOG=$scratch/sb-$p aba -w sembench8 -k 1 -s 2 -c K 2>/dev/null >"$scratch/sb-$p.csv" || true; done
+rate() { sed -n 's/^sembench8,K,1,burns_per_s,\([0-9.]*\),.*/\1/p' "$scratch/sb-$1.csv"; }
+own=$(sed -n 2p "$scratch/sb-0.6")
+t_check "aba: sembench -r 2 begun at .05 and .6 of a second (ran $(head -1 "$scratch/sb-0.05") and $(head -1 "$scratch/sb-0.6") s): burns_per_s $(rate 0.05) and $(rate 0.6), within 5% of 400000" \
+	eval 'awk -v a="$(head -1 "$scratch/sb-0.05")" -v b="$(head -1 "$scratch/sb-0.6")" "BEGIN { exit !(a > 1.6 && b < 1.6) }" &&
+		within 5 "$(rate 0.05)" 400000 && within 5 "$(rate 0.6)" 400000'
+t_check "negative control: sembench's own rate by whole seconds, begun at .6, fails it ($own)" not within 5 "$own" 400000
 
 # --- lab/guest/sched.sh's feature lists (make's summary reads the lines)
 echo 'GENTLE_FAIR_SLEEPERS NI_RANDOM NO_NI_RATE NI_GATE' >"$scratch/feat-list"
@@ -131,13 +167,15 @@ t_check "sched.sh: feat_lines gives each on a line of its own, the last one ende
 	eval 'test "$(wc -l <"$scratch/feat-lines")" = 3 && test "$(tail -1 "$scratch/feat-lines")" = NI_GATE'
 
 # --- bench/bare-metal.sh on the host: the tester's sembench binary and
-# futexbench, fakes, against the stand-in files; it must run both
-script "$scratch/bm/sembench" 'echo "run time 6 seconds 12345 worker burns per second (fake)"'
+# futexbench, fakes, against the stand-in files; it must run both (sembench runs 6 s of a clock it moves)
+echo "100.00 0" >"$scratch/uptime"
+script "$scratch/bm/sembench" 'awk "{ print \$1 + 6 }" "$ABA_UPTIME" >"$ABA_UPTIME.n" && mv "$ABA_UPTIME.n" "$ABA_UPTIME"' \
+	'echo "worker burn count total 74070 min 1 max 1 avg 1"'
 script "$scratch/bm/futexbench" 'echo "threads=8 wake=4 seconds=6 completions_per_s=200.5"' \
 	'echo "interval t_ms=250 completions=50"' 'echo "interval t_ms=6000 completions=1200"'
 # NO_NI_GATE at the start: A/B/A ends on NI_GATE, so only a restore puts it back
 echo "NI_RANDOM NI_RATE NO_NI_GATE" >"$scratch/features"
-env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" \
+env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_UPTIME="$scratch/uptime" ABA_LOCK="$scratch/bm.lock" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" \
 	ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 COMPARISONS="gate NI_NOSUCH" \
 	CANDIDATES=NI_NOSUCH WORKLOADS="sembench815 futex8" bench/bare-metal.sh "$scratch/bm-out" >"$scratch/bm.txt" 2>&1 || true
 t_check "bare-metal: sembench815 measured with the tester's binary, A/B/A of NI_GATE" \
@@ -151,11 +189,11 @@ t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report g
 	has "$scratch/bm-out/report.txt" "ni_lb_count (explains" "A2 NI_GATE (the gate) again: baseline 0$"
 t_check "bare-metal: the feature put back as it was, NO_NI_GATE (the stand-in's last write of it)" test "$(state NI_GATE)" = NO_NI_GATE
 t_check "negative control: a SEMBENCH that is not there is refused" \
-	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" bench/bare-metal.sh "$scratch/bm-bad"
+	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" ABA_LOCK="$scratch/bm.lock" bench/bare-metal.sh "$scratch/bm-bad"
 
 # --- the tester's time claims: computed by bare-metal.sh from its defaults,
 # which its head comment states, and the same in the checklist and the README
-bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH bench/bare-metal.sh --time; }
+bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH ABA_FEATURES=/nonexistent bench/bare-metal.sh --time; }
 full=$(bmt | sed -n 's/^full: //p') quick=$(bmt | sed -n 's/^quick: //p')
 read -r fr fs qr qs < <(sed -n 's/.*RUNS=\([0-9]*\) .*SECONDS_PER_RUN=\([0-9]*\) s.*/\1 \2/p' bench/bare-metal.sh | paste -sd' ')
 nc=$(sed -n 's/^comparisons=\${COMPARISONS-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
@@ -166,7 +204,7 @@ t_check "bare-metal: the full run's time, from its defaults ($nw x (1 + $nc x $f
 	eval 'test -n "$full" && test "${full%% (*}" = "$(minutes "$fr" "$fs")"'
 t_check "bare-metal: --quick's, from its defaults ($qr rounds of $qs s): at most 30 minutes" \
 	eval 'test "${quick%% (*}" = "$(minutes "$qr" "$qs")" && test "$(echo "$quick" | cut -d" " -f2)" -le 30'
-t_check "negative control: other settings give another time" eval 'test "$(RUNS=20 bench/bare-metal.sh --time | sed -n "s/^full: //p")" != "$full"'
+t_check "negative control: other settings give another time" eval 'test "$(RUNS=20 ABA_FEATURES=/nonexistent bench/bare-metal.sh --time | sed -n "s/^full: //p")" != "$full"'
 for p in base gate; do
 	put "$scratch/deb/$p/DEBIAN/control" "Package: linux-image-7.3.4-$p" 'Version: 1' 'Architecture: all' 'Maintainer: lab <lab@localhost>' 'Description: x'
 	dpkg-deb -b "$scratch/deb/$p" "$scratch/$p.deb" >/dev/null
@@ -175,6 +213,10 @@ RUNS=3 lab/tools/tester-checklist.sh "$scratch/base.deb" "$scratch/gate.deb" >"$
 t_check "tester checklist: both times as bare-metal.sh computes them from its defaults" \
 	eval 'grep -qF "$full" "$scratch/checklist.txt" && grep -qF "$quick" "$scratch/checklist.txt"'
 t_check "README: both times, the same" eval 'grep -qF "${full%% (*}" README.md && grep -qF "${quick%% (*}" README.md'
+# README's exit table: every status bare-metal.sh exits with, but 0 and 1 (every script's), and its 6
+exits() { local c; for c in $(grep -oE '\<exit [0-9]+' bench/bare-metal.sh | cut -d' ' -f2 | sort -un) 6; do
+	case $c in 0|1) ;; *) grep -qE "^\| $c \|.*bench/bare-metal\.sh" "$1" || return 1 ;; esac; done; }
+t_check "README: its exit table has each status of bench/bare-metal.sh" exits README.md
 
 # --- bench/collect.sh: the measurements in a benchmark console
 printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5,3\nBENCH-CSV-END futex\nBENCH-CSV-BEGIN futex NI_GATE\nfutex,B,1,completions_per_s,2.5,3\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
@@ -214,6 +256,18 @@ t_check "rules: every /lab/NAME.sh a script runs in the guest is a file of lab/g
 printf '#!/bin/sh\nexec /lab/tools/stress.sh\n' >"$scratch/bad2/lab/steps/g.sh"
 t_check "negative control: a guest path that the initramfs does not have" \
 	eval '! rule_guest_paths "$scratch/bad2" >"$scratch/rules.out" && grep -q "the guest has no /lab/tools/stress.sh" "$scratch/rules.out"'
+# the lab's size: each count said; a clone at its budget passes, one line over fails
+rule_budget "$top" | sed 's/^ */# /' || true
+t_check "rules: lab/, bench/, sim/, tests/ and README.md within lab/data/budget's lines" eval 'rule_budget "$top" >/dev/null'
+git clone -q "$top" "$scratch/bud"
+while IFS=: read -r p n; do
+	sed -i "s/^\($p  *\)[0-9]*$/\1${n%% lines*}/" "$scratch/bud/lab/data/budget"
+done < <(rule_budget "$scratch/bud" | grep ' lines, budget ' || true)
+t=$(sed -n 's/^lab bench sim tests  *//p' "$scratch/bud/lab/data/budget")
+t_check "rules: a clone whose budget is its own count ($t lines) is within it" eval 'rule_budget "$scratch/bud" >/dev/null'
+echo >>"$scratch/bud/bench/aba.sh"
+t_check "negative control: one line over the budget fails, said" \
+	eval '! rule_budget "$scratch/bud" >"$scratch/rules.out" && has "$scratch/rules.out" "^lab bench sim tests: $((t + 1)) lines, budget $t$" "over the budget"'
 mkdir -p "$scratch/bad/lab" && cp lab/settings "$scratch/bad/lab/settings"
 t_check "negative control: an undocumented setting" eval '! rule_documented "$scratch/bad" >"$scratch/rules.out"'
 t_check "negative control: and it is named" grep -q 'UNDOCUMENTED_KNOB' "$scratch/rules.out"
