@@ -25,8 +25,8 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 	tmp=$OUT/linux.tmp
 	rm -rf "$tmp"
 	git clone -q --no-checkout --shared "$KERNEL_TREE" "$tmp"
-	git -C "$tmp" checkout -q -b base "$(git -C "$KERNEL_TREE" rev-parse "$ref^{commit}")"
-	git -C "$tmp" tag "$BASE_TAG"
+	git -C "$tmp" checkout -q -B base "$(git -C "$KERNEL_TREE" rev-parse "$ref^{commit}")"
+	git -C "$tmp" tag -f "$BASE_TAG" >/dev/null
 	mv "$tmp" "$LINUX"
 	say "base: $(git -C "$LINUX" log -1 --format='%h %s' "$BASE_TAG")"
 	exit 0
