@@ -66,6 +66,8 @@ struct kunit_suite {
 #define KUNIT_EXPECT_EQ_MSG(t, l, r, ...)	KUNIT_CMP_MSG(t, l, ==, r, __VA_ARGS__)
 #define KUNIT_EXPECT_LE_MSG(t, l, r, ...)	KUNIT_CMP_MSG(t, l, <=, r, __VA_ARGS__)
 #define KUNIT_EXPECT_LT_MSG(t, l, r, ...)	KUNIT_CMP_MSG(t, l, <, r, __VA_ARGS__)
+#define KUNIT_EXPECT_EQ(t, l, r)		KUNIT_CMP_MSG(t, l, ==, r, "")
+#define KUNIT_EXPECT_TRUE(t, c)			KUNIT_CMP_MSG(t, !!(c), ==, 1, "")
 
 /* TAP: a line per case, a parameterised case failing when one of its values does */
 static inline int kunit_host_run(struct kunit_suite *suite)
