@@ -9,7 +9,7 @@ log=$OUT/logs/check-stress-short.log
 runrc "$log" "$top/lab/tools/stress.sh"
 { grep -E '^(not )?ok |^# achieved' "$log" || true; } | sed 's/^/# guest: /'
 t_check "short stress on the patched kernel passes ($STRESS_HOTPLUG hotplug cycles, $STRESS_REBUILDS rebuilds, $STRESS_TOGGLES toggles)" test "$rc" = 0
-t_check "its toggles were read back" grep -q '^ok [0-9]* - feature toggles (NI_RANDOM NI_RATE NI_GATE): [1-9][0-9]* of [1-9][0-9]* writes read back' "$log"
+t_check "its toggles were read back" grep -q '^ok [0-9]* - feature toggles (NI_RANDOM NI_RATE): [1-9][0-9]* of [1-9][0-9]* writes read back' "$log"
 t_check "its console was judged clean" grep -q 'judge: clean' "$log"
 
 STRESS_INJECT=1 STRESS_TOGGLE_FEATURES="NI_RANDOM NI_NOSUCH" STRESS_HOTPLUG=2 STRESS_REBUILDS=2 STRESS_TOGGLES=12 \

@@ -60,14 +60,12 @@ if [ -r "$D/cpu0/domain0/newidle_call" ] && [ -w $SST ] && command -v futexbench
 	echo "== what each setting does (a second of futexbench -t 8 -w 4 each) =="
 	sst=$(cat $SST)
 	echo 1 >$SST
-	effect NI_RANDOM NI_GATE NI_RATE
-	effect NO_NI_GATE
+	effect NI_RANDOM NI_RATE
 	effect NO_NI_RANDOM
-	effect NI_RANDOM NI_GATE NO_NI_RATE
-	effect NO_NI_GATE
+	effect NI_RANDOM NO_NI_RATE
 	echo "  (NI_RATE lifts a rarely visited domain to ratio 1024, where every visit attempts"
-	echo "  and no gate or dice is asked; under emulation that is every domain)"
-	for s in NI_RANDOM NI_GATE NI_RATE; do echo $s >$F; done
+	echo "  and no gate is asked; under emulation that is every domain)"
+	for s in NI_RANDOM NI_RATE; do echo $s >$F; done
 	echo "$sst" >$SST
 fi
 exec /lab/tests.sh

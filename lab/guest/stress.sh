@@ -4,7 +4,7 @@
 # every per-domain file (on v7.3 too, to attribute a splat); then bad input.
 # Only toggles read back count. STRESS_INJECT=1 plants a backtrace (sysrq-l).
 HOTPLUG=${HOTPLUG:-200} REBUILDS=${REBUILDS:-100} TOGGLES=${TOGGLES:-1000}
-TOGGLE_FEATURES=${TOGGLE_FEATURES:-NI_RANDOM NI_RATE NI_GATE}
+TOGGLE_FEATURES=${TOGGLE_FEATURES:-NI_RANDOM NI_RATE}
 D=/sys/kernel/debug/sched
 F=$D/features
 CG=/sys/fs/cgroup

@@ -10,7 +10,7 @@ mode=${1:-}
 kill_all() { ps -o pid,comm | awk -v c="$1" '$2 == c { print $1 }' | xargs -r kill -9 2>/dev/null || true; }
 
 echo "TAP version 13"
-for f in NI_RANDOM NI_GATE NI_RATE; do
+for f in NI_RANDOM NI_RATE; do
 	before=$(feat $f)
 	steps=""
 	for want in NO_$f $f; do
@@ -55,8 +55,8 @@ knobs() {
 }
 set_knobs() {
 	echo "$1" >/sys/kernel/debug/sched/verbose
-	for f in "$2" "$3" "$4"; do echo "$f" >$F; done
-	echo "$5" >/proc/sys/kernel/sched_schedstats
+	for f in "$2" "$3"; do echo "$f" >$F; done
+	echo "$4" >/proc/sys/kernel/sched_schedstats
 }
 # clean_after NAME COMM CMD...: fails when CMD changed the knobs or left a COMM
 clean_after() {
@@ -90,7 +90,7 @@ leaky() {
 }
 if [ -x /lab/kselftest/run_kselftest.sh ]; then
 	orig=$(knobs)
-	for setting in "N NI_RANDOM NI_RATE NI_GATE 0" "Y NO_NI_RANDOM NO_NI_RATE NO_NI_GATE 1"; do
+	for setting in "N NI_RANDOM NI_RATE 0" "Y NO_NI_RANDOM NO_NI_RATE 1"; do
 		# shellcheck disable=SC2086
 		set_knobs $setting
 		from=$(knobs)
@@ -98,7 +98,7 @@ if [ -x /lab/kselftest/run_kselftest.sh ]; then
 		if [ $krc = 0 ] && ! grep -q '^not ok' /tmp/kselftest.log; then t_ok "kselftest sched (from $from)"
 		else t_notok "kselftest sched (exit $krc, from $from)"; fi
 	done
-	set_knobs N NI_RANDOM NI_RATE NI_GATE 0
+	set_knobs N NI_RANDOM NI_RATE 0
 	if clean_after "planted leak" leaky_planted leaky; then t_notok "negative control: a planted leak went unnoticed"
 	else t_ok "negative control: a planted leak is caught"; fi
 	kill_all leaky_planted
@@ -109,33 +109,43 @@ else
 fi
 
 # Negative controls: each must fail the tests its patch names, and leave the
-# knobs and no process, unless it says it leaves changes.
+# knobs and no process, unless it says it leaves changes; what it says it
+# must print, and no other may print stop()'s "still ran".
+still="# the test still ran at the restore"
 for bin in /lab/bin/newidle_gate_test.*; do
-	case $bin in *.fails|*.run|*.leaves|*.term|*'*'*) continue ;; esac
+	case $bin in *.fails|*.run|*.leaves|*.term|*.says|*'*'*) continue ;; esac
 	name=$(basename "$bin")
 	clean=yes
 	cmd="$bin $(cat "$bin.run") >/tmp/neg.log 2>&1"
 	# term: the harness gets SIGTERM that many seconds in, from verbose Y,
 	# where a test left running goes on (at N its domain files are gone)
 	if [ -s "$bin.term" ]; then
-		set_knobs Y NI_RANDOM NI_RATE NI_GATE 0
+		set_knobs Y NI_RANDOM NI_RATE 0
 		cmd="$cmd & sleep $(cat "$bin.term"); kill -TERM \$!; wait \$!"
 	fi
 	clean_after "$name" newidle_gate_te sh -c "$cmd" || clean=no
-	if [ -s "$bin.leaves" ]; then
+	if [ "$(cat "$bin.leaves")" = maybe ]; then
+		set_knobs N NI_RANDOM NI_RATE 0
+	elif [ -s "$bin.leaves" ]; then
 		[ $clean = no ] && t_ok "negative control: the changes $name leaves are seen" ||
 			t_notok "negative control: the changes $name leaves went unseen"
-		set_knobs N NI_RANDOM NI_RATE NI_GATE 0
+		set_knobs N NI_RANDOM NI_RATE 0
 	else
 		[ $clean = yes ] && t_ok "$name leaves the knobs and no process" || t_notok "$name is not clean"
 	fi
-	[ ! -s "$bin.term" ] || set_knobs N NI_RANDOM NI_RATE NI_GATE 0
+	[ ! -s "$bin.term" ] || set_knobs N NI_RANDOM NI_RATE 0
 	if [ "$mode" = check ]; then
 		sed "s/^/# $name: /" /tmp/neg.log | grep -E ': (not )?ok|Expected|windows and|timeout' | head -n 20
 	else
 		echo "# $name: $(grep -c 'Expected\|terminated by timeout' /tmp/neg.log) expected failure(s) (make check logs them)"
 	fi
 	kill_all newidle_gate_te
+	says=$(cat "$bin.says")
+	if [ -n "$says" ]; then
+		t_check "negative control: $name says '$says'" grep -qxF "$says" /tmp/neg.log
+	elif grep -qxF "$still" /tmp/neg.log; then
+		t_notok "$name: '$still'"
+	fi
 	for t in $(cat "$bin.fails"); do
 		t_check "negative control: $t fails with $name" grep -q "^not ok [0-9]* $t\$" /tmp/neg.log
 	done

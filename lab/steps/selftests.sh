@@ -56,7 +56,7 @@ if [ -f "$t" ]; then
 		gcc -O2 -static -I"$src/tools/testing/selftests/sched" -isystem "$src/usr/include" \
 			-o "$g/bin.new/newidle_gate_test.$name" "$g/negatives/$name/newidle_gate_test.c" ||
 			die "the $name build of newidle_gate_test failed"
-		for key in fails run leaves term; do sed -n "s/^$key: //p" <<<"$block" >"$g/bin.new/newidle_gate_test.$name.$key"; done
+		for key in fails run leaves term says; do sed -n "s/^$key: //p" <<<"$block" >"$g/bin.new/newidle_gate_test.$name.$key"; done
 	done
 fi
 rm -rf "$dst" "${g:?}/bin" "$g/.lab-built"

@@ -16,7 +16,7 @@ expect=""
 rc=0
 for v in $variants; do
 	"$LAB_TOP/lab/prepare.sh" guest "$v"
-	case $v in baseline*) features="NI_RANDOM NI_RATE" ;; *) features="NI_RANDOM NI_RATE NI_GATE" ;; esac
+	case $v in experiment*) features="NI_RANDOM NI_RATE NI_DICE" ;; *) features="NI_RANDOM NI_RATE" ;; esac
 	run=$OUT/run/stress-$v.sh
 	cat >"$run" <<SH
 #!/bin/sh
