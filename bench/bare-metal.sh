@@ -1,14 +1,15 @@
 #!/bin/sh
 # One command for a tester with real hardware, as root: the series' comparisons
 # on the running kernel, one boot, A/B/A each (bench/aba.sh). Step one (--step1,
-# and by default on a kernel without NI_GATE, as v7.3): norandom alone on
+# and by default on a kernel without NI_DICE, as v7.3): norandom alone on
 # sembench815, sembench8, tbench32 and schbench, on the tester's own kernel.
 #   norandom  A NI_RANDOM (the dice), B NO_NI_RANDOM (every visit attempts)
-#   gate      A NI_GATE (the gate), B NO_NI_GATE (the dice)
+#   gate      A NI_DICE (the dice), B NO_NI_DICE (the gate): the experiment
+#             kernel's
 #   CANDIDATE each of CANDIDATES, B NO_CANDIDATE (the dice); NI_FOUND: an
 #             attempt that found a task this CPU may run but did not move it
 #             counts as a success
-# Each sets its base first: NI_RANDOM on where not compared, NO_NI_GATE but
+# Each sets its base first: NI_RANDOM on where not compared, NI_DICE but
 # for gate, the other candidates off; one the kernel lacks is skipped, said.
 # What it sets is put back on exit, failure or Ctrl-C (and debugfs unmounted
 # if it mounted it); a run stopped before its end says INCOMPLETE, with the
@@ -114,9 +115,9 @@ trap 'echo "bare-metal: interrupted${orig:+; the features put back}${started:+; 
 # read once: kernel lockdown (Secure Boot) refuses debugfs to root (EPERM); --time
 # reads it where it can
 [ -n "$report_only" ] || unread=$(cat "$F" 2>&1 >/dev/null) || unread=${unread:-"cannot read $F"}
-# step one where the kernel has no NI_GATE and no comparison or workload is asked for
+# step one where the kernel has no NI_DICE and no comparison or workload is asked for
 [ -n "$step1$report_only$unread${COMPARISONS+c}${WORKLOADS+w}" ] ||
-	grep -qE '(^| )(NO_)?NI_GATE( |$)' "$F" || step1=1 why=" (the kernel has no NI_GATE)"
+	grep -qE '(^| )(NO_)?NI_DICE( |$)' "$F" || step1=1 why=" (the kernel has no NI_DICE)"
 full_runs=5 full_secs=20 quick_runs=3 quick_secs=5
 [ -z "$step1" ] || { quick_secs=10 && : "${COMPARISONS=norandom}" "${WORKLOADS=sembench815 sembench8 tbench32 schbench}"; }
 runs=${RUNS:-$([ -n "$quick" ] && echo $quick_runs || echo $full_runs)}
@@ -208,7 +209,7 @@ incomplete() {
 # the dice, over its workloads (those named)
 brief() {
 	l=$(grep -m1 "^[^ ]* $1 " runs.txt) && f=$(echo "$l" | cut -d' ' -f3) ab=$(echo "$l" | cut -d' ' -f4-)
-	if [ "$1" = norandom ]; then side=B t="${ab#*|} against ${ab%|*}"; else side=A+A2 t="${ab%|*} against ${ab#*|}"; fi
+	case $1 in norandom|gate) side=B t="${ab#*|} against ${ab%|*}" ;; *) side=A+A2 t="${ab%|*} against ${ab#*|}" ;; esac
 	wls=$(awk -v c="$1" '$2 == c { print $1 }' runs.txt) c=$1 p=$2 o=$3
 	shift 3
 	[ $# = 0 ] || wls=$(for wl in $wls; do case " $* " in *" $wl "*) echo "$wl" ;; esac; done)
@@ -274,7 +275,7 @@ has() { feat "$1" >/dev/null; }
 lacks() {
 	case $1 in
 	norandom) has NI_RANDOM && return 1; echo NI_RANDOM ;;
-	gate) has NI_GATE && has NI_RANDOM && return 1; has NI_GATE && echo NI_RANDOM || echo NI_GATE ;;
+	gate) has NI_DICE && has NI_RANDOM && return 1; has NI_DICE && echo NI_RANDOM || echo NI_DICE ;;
 	*) has "$1" && return 1; echo "$1" ;;
 	esac
 }
@@ -339,13 +340,13 @@ check_workloads provided
 [ "$miss" = 0 ] || exit 1
 
 # the features this script writes, as they are, put back on every exit (leave)
-for f in NI_RANDOM NI_GATE $candidates; do s=$(feat "$f") && orig="$orig $s"; done
+for f in NI_RANDOM NI_DICE $candidates; do s=$(feat "$f") && orig="$orig $s"; done
 # base CMP: the comparison's base features (its loop's bc: sh has no locals)
 base() {
 	case $1 in
-	norandom) ! has NI_GATE || set_feat NO_NI_GATE ;;
+	norandom) ! has NI_DICE || set_feat NI_DICE ;;
 	gate) set_feat NI_RANDOM ;;
-	*) { ! has NI_RANDOM || set_feat NI_RANDOM; } && { ! has NI_GATE || set_feat NO_NI_GATE; } ;;
+	*) { ! has NI_RANDOM || set_feat NI_RANDOM; } && { ! has NI_DICE || set_feat NI_DICE; } ;;
 	esac || die "writing $F did not take effect"
 	for bc in $candidates; do
 		[ "$bc" = "$1" ] || ! has "$bc" || set_feat "NO_$bc" || die "writing $F did not take effect"
@@ -354,7 +355,7 @@ base() {
 # the feature each comparison toggles|the name of A|of B
 toggled() {
 	case $1 in norandom) echo "NI_RANDOM|NI_RANDOM (the dice)|NO_NI_RANDOM (every visit)" ;;
-	gate) echo "NI_GATE|NI_GATE (the gate)|NO_NI_GATE (the dice)" ;; *) echo "$1|$1|NO_$1 (the dice)" ;; esac
+	gate) echo "NI_DICE|NI_DICE (the dice)|NO_NI_DICE (the gate)" ;; *) echo "$1|$1|NO_$1 (the dice)" ;; esac
 }
 {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \

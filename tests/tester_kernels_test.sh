@@ -17,8 +17,8 @@ fails() { if "$@" >"$scratch/log" 2>&1; then return 1; fi; }
 in_base=$(git -C "$LINUX" grep -hwo -e "$GATE_DEBUGFS" -e "$EXPERIMENT_FEATURE" "$BASE_TAG" | sort -u || true)
 git -C "$LINUX" diff "$BASE_TAG" patched | grep '^+' >"$scratch/added" || true
 t_check "v7.3 has no $GATE_DEBUGFS anywhere" eval '! grep -qxF "$GATE_DEBUGFS" <<<"$in_base"'
-t_check "the series adds it to kernel/sched/features.h" \
-	git -C "$LINUX" grep -q "SCHED_FEAT($GATE_DEBUGFS," patched -- kernel/sched/features.h
+t_check "the series adds it to the domains' debugfs files (kernel/sched/debug.c)" \
+	git -C "$LINUX" grep -q "SDM(u32, *0444, $GATE_DEBUGFS);" patched -- kernel/sched/debug.c
 t_check "neither v7.3 nor the series has $EXPERIMENT_FEATURE" \
 	eval '! grep -qxF "$EXPERIMENT_FEATURE" <<<"$in_base" && ! grep -qw "$EXPERIMENT_FEATURE" "$scratch/added"'
 "$top/lab/prepare.sh" apply experiment >"$scratch/exp.log" 2>&1 || cat "$scratch/exp.log"
@@ -162,8 +162,14 @@ done
 # candidate is off by default: the experiment kernel shows NO_ of it) and release
 t_check "checklist: step 3 confirms the kernel with lab/tools/tester-verify.sh --running" \
 	grep -qx '     sudo lab/tools/tester-verify.sh --running' "$scratch/CHECKLIST.txt"
-running() { printf '%s\n' "$2" >"$scratch/features"; TESTER_FEATURES=$scratch/features TESTER_RELEASE=$1 "$verify" --running; }
-for k in "base:NI_RANDOM NI_RATE:v7.3 or another" "gate:NI_RANDOM NI_RATE $GATE_DEBUGFS:v7.3 + the series ($GATE_DEBUGFS)" \
+# FEATURES holding GATE_DEBUGFS: the gate's file in the domain's stand-in
+running() {
+	rm -rf "$scratch/domain" && mkdir "$scratch/domain"
+	case " $2 " in *" $GATE_DEBUGFS "*) : >"$scratch/domain/$GATE_DEBUGFS" ;; esac
+	printf '%s\n' "$2" | sed "s/ $GATE_DEBUGFS//" >"$scratch/features"
+	TESTER_FEATURES=$scratch/features TESTER_DOMAIN=$scratch/domain TESTER_RELEASE=$1 "$verify" --running
+}
+for k in "base:NI_RANDOM NI_RATE:v7.3 or another" "gate:NI_RANDOM NI_RATE $GATE_DEBUGFS:v7.3 + the series (debugfs: $GATE_DEBUGFS)" \
 	"exp:NI_RANDOM NI_RATE $GATE_DEBUGFS NO_$EXPERIMENT_FEATURE:v7.3 + the series + the experimental set (NO_$EXPERIMENT_FEATURE)"; do
 	IFS=: read -r role feats what <<<"$k"
 	runrc "$scratch/run-$role" running "7.3.4-newidle-$role-g0123456789ab" "$feats"

@@ -38,9 +38,10 @@ EOF
 cat <<EOF
 3. Confirm which one runs, from the lab's checkout:
      sudo lab/tools/tester-verify.sh --running
-   It names the kernel from its sched features ($GATE_DEBUGFS: the series;
-   $EXPERIMENT_FEATURE or NO_$EXPERIMENT_FEATURE, off until switched on: the experiment) and
-   fails where its release (uname -r) names another one. The per-domain
+   It names the kernel from its sched features and debugfs ($GATE_DEBUGFS in
+   each domain's directory: the series; $EXPERIMENT_FEATURE or NO_$EXPERIMENT_FEATURE, off until
+   switched on: the experiment) and fails where its release (uname -r)
+   names another one. The per-domain
    files (the series' newidle state) need:
      echo Y | sudo tee /sys/kernel/debug/sched/verbose
 4. Benchmark on each, from the lab's checkout, on an otherwise idle machine;

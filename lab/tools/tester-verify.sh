@@ -3,8 +3,9 @@
 # with its image and config (schedstats, debugfs), the gate (GATE_DEBUGFS) in
 # the patched and experiment images only, the candidate in the experiment's only.
 # --running: which of the three kernels runs, from its sched features (the
-# candidate is off by default: NO_ of it) and its release name; they must agree.
-# TESTER_FEATURES, TESTER_RELEASE, TESTER_LOCKDOWN (lab/settings): the tests' stand-ins.
+# candidate is off by default: NO_ of it), the gate's file in its domains'
+# debugfs directory and its release name; they must agree.
+# TESTER_FEATURES, TESTER_DOMAIN, TESTER_RELEASE, TESTER_LOCKDOWN (lab/settings): the tests' stand-ins.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 usage="usage: lab/tools/tester-verify.sh BASELINE PATCHED [EXPERIMENT] (.deb or .rpm packages) | --running"
@@ -29,9 +30,15 @@ if [ "${1:-}" = --running ]; then
 	fi
 	has() { grep -qwE "(NO_)?$1" <<<"$feats"; }
 	has NI_RANDOM || die "$f has no NI_RANDOM: this kernel is none of the three (older than v7.3's throttle)"
+	# the domains' files are there while sched/verbose is Y: set for the look, put back
+	dom=${TESTER_DOMAIN:-/sys/kernel/debug/sched/domains/cpu0/domain0} vb=/sys/kernel/debug/sched/verbose was=""
+	if [ -z "${TESTER_DOMAIN:-}" ] && [ "$(cat "$vb" 2>/dev/null)" = N ] && echo Y >"$vb" 2>/dev/null; then was=N; fi
+	gate=""
+	[ ! -e "$dom/$GATE_DEBUGFS" ] || gate=1
+	[ -z "$was" ] || echo N >"$vb"
 	if has "$EXPERIMENT_FEATURE"; then role=exp what="v7.3 + the series + the experimental set ($(grep -owE "(NO_)?$EXPERIMENT_FEATURE" <<<"$feats"))"
-	elif has "$GATE_DEBUGFS"; then role=gate what="v7.3 + the series ($(grep -owE "(NO_)?$GATE_DEBUGFS" <<<"$feats"))"
-	else role=base what="v7.3 or another kernel without the series (no $GATE_DEBUGFS)"
+	elif [ -n "$gate" ]; then role=gate what="v7.3 + the series (debugfs: $GATE_DEBUGFS)"
+	else role=base what="v7.3 or another kernel without the series (no $GATE_DEBUGFS in debugfs)"
 	fi
 	echo "running: $rel: $what"
 	case $rel in
