@@ -1,7 +1,7 @@
 #!/bin/bash
 # The sweep behind the bench's icount shift and run length: per shift of
 # SWEEP_SHIFTS and length of SWEEP_SECONDS, one boot of BENCH_VARIANT under
-# BENCH_PRESET, SWEEP_RUNS rounds of each workload A/B/A (NI_GATE); each
+# BENCH_PRESET, SWEEP_RUNS rounds of each workload A/B/A (NI_RANDOM); each
 # condition's mean and CV, and the wall time per guest second. One boot a
 # point: the CVs, of one trajectory's runs, guide the length; no interval.
 # Usage: bench/sweep.sh            (results: out/bench/sweep-DATE/sweep.txt)
@@ -19,7 +19,7 @@ echo "shift,seconds,runs,wall_s,guest_s" >"$dir/wall.csv"
 for sh in $shifts; do
 	for len in $lens; do
 		bench_guest_script "$dir/guest-$sh-$len.sh" 1 sweep "$BENCH_FEATURES" "$BENCH_WORKLOADS" 0 0 \
-			"-k $runs -s $len -x 1 -i 250 -u 1" NI_GATE
+			"-k $runs -s $len -x 1 -i 250 -u 1" NI_RANDOM
 		say "sweep: shift $sh, $runs x 3 runs of $len s"
 		t0=$(date +%s)
 		LAB_ACCEL=icount LAB_ICOUNT_SHIFT=$sh LAB_TIMEOUT=$BENCH_TIMEOUT \
@@ -28,9 +28,9 @@ for sh in $shifts; do
 		wall=$(( $(date +%s) - t0 ))
 		echo "$sh,$len,$runs,$wall,$(( (runs + 1) * 3 * len * $(echo $BENCH_WORKLOADS | wc -w) ))" >>"$dir/wall.csv"
 		{ echo "workload,condition,run,metric,value,boot"; "$LAB_TOP/bench/collect.sh" "$dir/console-$sh-$len.txt"; } |
-			sed 's/,NI_GATE:/,/' >"$dir/aba-$sh-$len.csv"
-		"$LAB_TOP/bench/stats.py" "$dir/aba-$sh-$len.csv" --title "shift $sh, $len s" --label A=NI_GATE \
-			--label B=NO_NI_GATE --label A2="NI_GATE again" --json "$dir/report-$sh-$len.json" \
+			sed 's/,NI_RANDOM:/,/' >"$dir/aba-$sh-$len.csv"
+		"$LAB_TOP/bench/stats.py" "$dir/aba-$sh-$len.csv" --title "shift $sh, $len s" --label A=NI_RANDOM \
+			--label B=NO_NI_RANDOM --label A2="NI_RANDOM again" --json "$dir/report-$sh-$len.json" \
 			--csv "$dir/report-$sh-$len.csv" >"$dir/report-$sh-$len.txt"
 		say "sweep: shift $sh, $len s: $wall s wall (boot included)"
 	done

@@ -21,7 +21,7 @@ mkdir -p "$d"
 lab_settings_dump >"$d/settings.txt"
 # the lock-on's negative control: the tree's gate renamed, its places from
 # a multiply alone (hash_32()'s golden ratio), which follow the band
-sed 's/newidle_/golden_/g; s/NEWIDLE_/GOLDEN_/g' "$hdr" |
+sed 's/newidle_/golden_/g; s/NEWIDLE_/GOLDEN_/g; s/sd->golden_/sd->newidle_/g' "$hdr" |
 	awk '/^static inline u32 golden_gate_place\(/ { print; getline; print; print "\treturn band * 0x61c88647 >> 22;"; skip = 1; next }
 		skip && /^}/ { skip = 0 } !skip' >"$d/golden.h"
 grep -q 'return band \* 0x61c88647' "$d/golden.h" || die "$hdr has no newidle_gate_place() to replace"

@@ -159,12 +159,12 @@ t_check "aba: sembench -r 2 begun at .05 and .6 of a second (ran $(head -1 "$scr
 t_check "negative control: sembench's own rate by whole seconds, begun at .6, fails it ($own)" not within 5 "$own" 400000
 
 # --- lab/guest/sched.sh's feature lists (make's summary reads the lines)
-echo 'GENTLE_FAIR_SLEEPERS NI_RANDOM NO_NI_RATE NI_GATE' >"$scratch/feat-list"
+echo 'GENTLE_FAIR_SLEEPERS NI_RANDOM NO_NI_RATE NI_DICE' >"$scratch/feat-list"
 sched() { SCHED_FEATURES="$scratch/feat-list" sh -c ". lab/guest/sched.sh; $1"; }
-t_check "sched.sh: feats gives the newidle features on one line" test "$(sched feats)" = "NI_RANDOM NO_NI_RATE NI_GATE"
+t_check "sched.sh: feats gives the newidle features on one line" test "$(sched feats)" = "NI_RANDOM NO_NI_RATE NI_DICE"
 sched feat_lines >"$scratch/feat-lines"
 t_check "sched.sh: feat_lines gives each on a line of its own, the last one ended" \
-	eval 'test "$(wc -l <"$scratch/feat-lines")" = 3 && test "$(tail -1 "$scratch/feat-lines")" = NI_GATE'
+	eval 'test "$(wc -l <"$scratch/feat-lines")" = 3 && test "$(tail -1 "$scratch/feat-lines")" = NI_DICE'
 
 # --- bench/bare-metal.sh on the host: the tester's sembench binary and
 # futexbench, fakes, against the stand-in files; it must run both (sembench runs 6 s of a clock it moves)
@@ -173,21 +173,21 @@ script "$scratch/bm/sembench" 'awk "{ print \$1 + 6 }" "$ABA_UPTIME" >"$ABA_UPTI
 	'echo "worker burn count total 74070 min 1 max 1 avg 1"'
 script "$scratch/bm/futexbench" 'echo "threads=8 wake=4 seconds=6 completions_per_s=200.5"' \
 	'echo "interval t_ms=250 completions=50"' 'echo "interval t_ms=6000 completions=1200"'
-# NO_NI_GATE at the start: A/B/A ends on NI_GATE, so only a restore puts it back
-echo "NI_RANDOM NI_RATE NO_NI_GATE" >"$scratch/features"
+# NO_NI_DICE at the start: A/B/A ends on NI_DICE, so only a restore puts it back
+echo "NI_RANDOM NI_RATE NO_NI_DICE" >"$scratch/features"
 env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_UPTIME="$scratch/uptime" ABA_LOCK="$scratch/bm.lock" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" \
 	ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 COMPARISONS="gate NI_NOSUCH" \
 	CANDIDATES=NI_NOSUCH WORKLOADS="sembench815 futex8" bench/bare-metal.sh "$scratch/bm-out" >"$scratch/bm.txt" 2>&1 || true
-t_check "bare-metal: sembench815 measured with the tester's binary, A/B/A of NI_GATE" \
+t_check "bare-metal: sembench815 measured with the tester's binary, A/B/A of NI_DICE" \
 	has "$scratch/bm-out/sembench815-gate.csv" "^sembench815,B,2,burns_per_s,12345" "^sembench815,A2,2,burns_per_s,12345"
 t_check "bare-metal: futex8 beside it" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bm-out/futex8-gate.csv"
 t_check "bare-metal: the report names the binary, with its sha256, and both workloads" \
 	has "$scratch/bm-out/report.txt" "sembench: the tester.s binary, $scratch/bm/sembench, sha256 $(sha256sum "$scratch/bm/sembench" | cut -d' ' -f1)$" \
-	"sembench815, gate: A/B/A of NI_GATE" "futex8, gate: A/B/A of NI_GATE"
+	"sembench815, gate: A/B/A of NI_DICE" "futex8, gate: A/B/A of NI_DICE"
 t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: comparison NI_NOSUCH skipped' "$scratch/bm-out/report.txt"
 t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
-	has "$scratch/bm-out/report.txt" "ni_lb_count (explains" "A2 NI_GATE (the gate) again: baseline 0$"
-t_check "bare-metal: the feature put back as it was, NO_NI_GATE (the stand-in's last write of it)" test "$(state NI_GATE)" = NO_NI_GATE
+	has "$scratch/bm-out/report.txt" "ni_lb_count (explains" "A2 NI_DICE (the dice) again: baseline 0$"
+t_check "bare-metal: the feature put back as it was, NO_NI_DICE (the stand-in's last write of it)" test "$(state NI_DICE)" = NO_NI_DICE
 t_check "negative control: a SEMBENCH that is not there is refused" \
 	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" ABA_LOCK="$scratch/bm.lock" bench/bare-metal.sh "$scratch/bm-bad"
 
@@ -219,9 +219,9 @@ exits() { local c; for c in $(grep -oE '\<exit [0-9]+' bench/bare-metal.sh | cut
 t_check "README: its exit table has each status of bench/bare-metal.sh" exits README.md
 
 # --- bench/collect.sh: the measurements in a benchmark console
-printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5,3\nBENCH-CSV-END futex\nBENCH-CSV-BEGIN futex NI_GATE\nfutex,B,1,completions_per_s,2.5,3\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
+printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5,3\nBENCH-CSV-END futex\nBENCH-CSV-BEGIN futex NI_DICE\nfutex,B,1,completions_per_s,2.5,3\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
 t_check "collect: the rows of a console, a features block's conditions tagged with its feature" \
-	test "$(bench/collect.sh "$scratch/good.txt" | paste -sd' ')" = "futex,A,1,completions_per_s,1.5,3 futex,NI_GATE:B,1,completions_per_s,2.5,3"
+	test "$(bench/collect.sh "$scratch/good.txt" | paste -sd' ')" = "futex,A,1,completions_per_s,1.5,3 futex,NI_DICE:B,1,completions_per_s,2.5,3"
 printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/empty.txt"
 t_check "collect: a console without measurements is an error, said" refuses_with "no measurements in" bench/collect.sh "$scratch/empty.txt"
 printf 'LAB-BEGIN x\naba: run 1, condition A: futex failed (exit 3)\nBENCH-FAILED futex\nLAB-RESULT rc=0\n' >"$scratch/failed.txt"
