@@ -63,8 +63,8 @@ t_check "outbox: with a report from emulation it is written ($rc)" test "$rc" = 
 fixes=$scratch/outbox/fixes gate=$scratch/outbox/gate
 cover=$(ls "$gate"/0000-cover-letter.patch 2>/dev/null || echo none)
 exp=$scratch/outbox/experiment dbg=$scratch/outbox/debugfs
-t_check "outbox: four sets, the debugfs fixes (2 and a letter), the fixes (4 and a letter), the gate (5 and a letter), the experiment (1 and a letter)" \
-	test "$(ls "$dbg"/*.patch 2>/dev/null | wc -l) $(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l) $(ls "$exp"/*.patch 2>/dev/null | wc -l)" = "3 5 6 2"
+t_check "outbox: four sets, the debugfs fixes (2 and a letter), the fixes (4 and a letter), the gate (5 and a letter), the experiment (2 and a letter)" \
+	test "$(ls "$dbg"/*.patch 2>/dev/null | wc -l) $(ls "$fixes"/*.patch 2>/dev/null | wc -l) $(ls "$gate"/*.patch 2>/dev/null | wc -l) $(ls "$exp"/*.patch 2>/dev/null | wc -l)" = "3 5 6 3"
 # How to test: the harness at this commit, each step's command and its time as
 # bench/bare-metal.sh --time computes it from its defaults
 # bmt quick|full [OPTION]: the minutes bare-metal.sh --time gives
@@ -72,20 +72,28 @@ bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -
 	sed -n "s/^$1: about \([0-9]*\) minutes.*/\1/p"; }
 # says FILE TEXT: FILE's text, its lines joined, has TEXT
 says() { local t; t=$(tr '\n' ' ' <"$1" | tr -s ' '); grep -qF -- "$2" <<<"$t"; }
-for c in "$fixes" "$gate" "$exp"; do
-	t_check "outbox: ${c##*/}'s letter says how to test: the harness at this commit, step one's commands and times" \
-		eval 'says "$c/0000-cover-letter.patch" "about $(bmt quick --step1) minutes on the kernel you run now" &&
-			says "$c/0000-cover-letter.patch" "git clone $LKML_HARNESS newidle-lab cd newidle-lab && git checkout $(git rev-parse --short=12 HEAD) sudo bench/bare-metal.sh --step1 --quick --check sudo bench/bare-metal.sh --step1 --quick"'
+# How to test is written once, in the fixes' letter; the gate's and the experiment's point to it
+tb=$(env -u RUNS -u SECONDS_PER_RUN -u SCHBENCH -u CANDIDATES COMPARISONS=norandom WORKLOADS=tbench32 bench/bare-metal.sh --time |
+	sed -n "s/^full: about \([0-9]*\) minutes.*/\1/p")
+t_check "outbox: the fixes' letter says how to test: first tbench 32 on v7.3 and on the fixes, three boots or more, its command and time" \
+	eval 'says "$fixes/0000-cover-letter.patch" "three boots of each or more, the kernels alternating, about $tb minutes a boot" &&
+		says "$fixes/0000-cover-letter.patch" "git clone $LKML_HARNESS newidle-lab cd newidle-lab && git checkout $(git rev-parse --short=12 HEAD) sudo env COMPARISONS=norandom WORKLOADS=tbench32 bench/bare-metal.sh"'
+t_check "outbox: then step one's commands and times" \
+	eval 'says "$fixes/0000-cover-letter.patch" "about $(bmt quick --step1) minutes on the kernel you run now" &&
+		says "$fixes/0000-cover-letter.patch" "sudo bench/bare-metal.sh --step1 --quick --check sudo bench/bare-metal.sh --step1 --quick"'
+for c in "$gate" "$exp"; do
+	t_check "outbox: ${c##*/}'s letter points to How to test, not a copy of it" \
+		eval 'grep -q "^How to test: in the" "$c/0000-cover-letter.patch" && ! grep -q "step1" "$c/0000-cover-letter.patch"'
 done
 t_check "outbox: and steps two and three with bare-metal.sh's times ($(bmt quick), $(bmt full --step1) and $(bmt full) minutes)" \
-	eval 'says "$gate/0000-cover-letter.patch" "sudo bench/bare-metal.sh --quick (about $(bmt quick) minutes)" &&
-		says "$gate/0000-cover-letter.patch" "about $(bmt full --step1) minutes for step one, $(bmt full) on the experiment kernel"'
-sed 's/(about [0-9]* minutes)/(about 1 minutes)/' "$gate/0000-cover-letter.patch" >"$scratch/wrongtime.patch"
+	eval 'says "$fixes/0000-cover-letter.patch" "sudo bench/bare-metal.sh --quick (about $(bmt quick) minutes)" &&
+		says "$fixes/0000-cover-letter.patch" "about $(bmt full --step1) minutes for step one, $(bmt full) on the experiment kernel"'
+sed 's/(about [0-9]* minutes)/(about 1 minutes)/' "$fixes/0000-cover-letter.patch" >"$scratch/wrongtime.patch"
 t_check "negative control: a letter with another time fails that check" \
 	not says "$scratch/wrongtime.patch" "sudo bench/bare-metal.sh --quick (about $(bmt quick) minutes)"
 t_check "outbox: the debugfs fixes, which change no scheduling, ask no tester" eval '! grep -q "How to test" "$dbg"/*.patch'
 t_check "outbox: the experimental set is an RFC for testing, on top of the gate's" \
-	eval 'grep -q "^Subject: \[RFC PATCH 0/1\] .*for testing" "$exp/0000-cover-letter.patch" &&
+	eval 'grep -q "^Subject: \[RFC PATCH 0/2\] .*for testing" "$exp/0000-cover-letter.patch" &&
 		test "$(grep -c "^prerequisite-patch-id: " "$exp/0000-cover-letter.patch")" = 11'
 t_check "outbox: the debugfs fixes stand alone: [PATCH]es made on the base, no prerequisite" \
 	eval 'grep -q "^Subject: \[PATCH 1/2\] sched/debug: Remove a CPU" "$dbg"/0001-*.patch &&
