@@ -17,7 +17,7 @@ lab/steps/initramfs.sh baseline >/dev/null 2>&1
 members patched >"$scratch/patched.list"
 members baseline >"$scratch/baseline.list"
 t_check "guest: the patched initramfs carries the patched kselftest" grep -qx 'lab/kselftest/sched/newidle_gate_test' "$scratch/patched.list"
-t_check "guest: and the dice build of it (a negative control)" grep -qx 'lab/bin/newidle_gate_test.dice' "$scratch/patched.list"
+t_check "guest: and the step build of it (a negative control)" grep -qx 'lab/bin/newidle_gate_test.step' "$scratch/patched.list"
 t_check "guest: building the baseline's after it left it so" test "$(variant_guest patched)/base.cpio" -ot "$(variant_guest baseline)/base.cpio"
 t_check "negative control: the baseline (v7.3) initramfs has no such test" eval '! grep -q newidle_gate_test "$scratch/baseline.list"'
 t_check "guest: both carry futexbench and aba.sh" \
