@@ -86,7 +86,7 @@ bm_time() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBEN
 	"$LAB_TOP/bench/bare-metal.sh" "$@" --time | sed -n 's/^\([a-z]*\): about \([0-9]*\) minutes.*/\1 \2/p'; }
 s1=$(bm_time --step1) s2=$(bm_time)
 # the tbench testers' first run: tbench32, norandom alone (its A and A2: the kernel as it boots)
-tb=$(env -u RUNS -u SECONDS_PER_RUN -u SCHBENCH -u CANDIDATES COMPARISONS=norandom WORKLOADS=tbench32 "$LAB_TOP/bench/bare-metal.sh" --time | sed -n 's/^full: about \([0-9]*\) minutes.*/\1/p')
+tb=$(env -u RUNS -u SECONDS_PER_RUN -u SCHBENCH -u CANDIDATES ABA_FEATURES=/nonexistent COMPARISONS=norandom WORKLOADS=tbench32 "$LAB_TOP/bench/bare-metal.sh" --time | sed -n 's/^full: about \([0-9]*\) minutes.*/\1/p')
 sed -e "s|@HARNESS@|$harness|; s|@COMMIT@|$(git -C "$LAB_TOP" rev-parse --short=12 HEAD)|" \
 	-e "s|@STEP1_QUICK@|$(sed -n 's/^quick //p' <<<"$s1")|; s|@STEP1_FULL@|$(sed -n 's/^full //p' <<<"$s1")|" \
 	-e "s|@STEP2_QUICK@|$(sed -n 's/^quick //p' <<<"$s2")|; s|@STEP2_FULL@|$(sed -n 's/^full //p' <<<"$s2")|" \
