@@ -126,18 +126,6 @@ static void count_job(unsigned int n, void *arg)
 	}
 }
 
-static struct count *count_compute(unsigned long visits, unsigned long start_visits,
-				   unsigned long gap_attempts)
-{
-	struct count *c = shared(sizeof(*c));
-
-	c->visits = visits;
-	c->start_visits = start_visits;
-	c->gap_attempts = gap_attempts;
-	parallel(NR_SEQ * CNT_CPUS + NR_SEQ + GAP_JOBS + 1, count_job, c);
-	return c;
-}
-
 static const char *fmt(const struct range *r)
 {
 	static char buf[4][48];
@@ -177,12 +165,32 @@ static unsigned int gap_worst(const struct count *c)
 	return at;
 }
 
-void table_count(void)
+void count(bool check)
 {
-	struct count *c = count_compute(1UL << 24, 1UL << 20, 1UL << 17);
-	unsigned int s, bad, at = gap_worst(c);
-	struct range r;
+	struct count *c = parallel(&(struct count){ .visits = 1UL << (check ? 21 : 24),
+		.start_visits = 1UL << (check ? 17 : 20), .gap_attempts = 1UL << (check ? 14 : 17) },
+		sizeof(*c), NR_SEQ * CNT_CPUS + NR_SEQ + GAP_JOBS + 1, count_job);
+	unsigned int s, bad0, bad, stray, at = gap_worst(c);
+	struct range r0 = count_all(c, NR_SEQ, 1, 0, 1, &bad0), r = count_all(c, NR_SEQ, CNT_CPUS, -1, 2, &bad);
+	struct range no = { 0, 0 }, rs;
 
+	for (s = 0; s < NR_SEQ; s++)
+		widen(&no, &c->noowed[s]);
+	if (check) {
+		tap(!bad0, "count: gate, CPU 0 (a band's start): attempts are floor(S) or floor(S) + 1 at every visit, %u ratio sequences: [%+ld,%+ld]",
+		    NR_SEQ, r0.lo, r0.hi);
+		tap(no.lo < -1 || no.hi > 2, "negative: the gate without its owed bit is not within two: [%+ld,%+ld]",
+		    no.lo, no.hi);
+		tap(!bad, "count: gate, from every CPU's start (0..%u): within two, floor(S) - 1 to floor(S) + 2: [%+ld,%+ld], %u starts stray",
+		    CNT_CPUS - 1, r.lo, r.hi, bad);
+		tap(c->gap[at] <= gap_bound(at),
+		    "gaps: gate: at a steady ratio r no gap exceeds ceil(2047 / (1 + r)) visits, r = 0..1023: nearest %lu of %lu (r=%u)",
+		    c->gap[at], gap_bound(at), at);
+		tap(c->dice_gap > gap_bound(GAP_DICE), "negative: the fixed dice exceeds it: %lu of %lu (r=%u)",
+		    c->dice_gap, gap_bound(GAP_DICE), GAP_DICE);
+		munmap(c, sizeof(*c));
+		return;
+	}
 	printf("C. Count (model): attempts counted from the domain's start less floor(S), S the\n"
 	       "   sum over the visits of (1 + ratio) / 1024: the fewest and most over every visit.\n"
 	       "   The claim: within two of S, -1 and +2, from every CPU's start; 0 and +1 from\n"
@@ -191,13 +199,11 @@ void table_count(void)
 	       "   ratios                  gate, CPU 0    no owed, CPU 0   CPUs 0..%u\n",
 	       c->visits, CNT_CPUS - 1, c->start_visits, CNT_CPUS - 1);
 	for (s = 0; s < NR_SEQ; s++) {
-		r = count_all(c, s, CNT_CPUS, -1, 2, &bad);
+		rs = count_all(c, s, CNT_CPUS, -1, 2, &stray);
 		printf("   %-21s  %12s  %15s  %11s\n", seq_name[s], fmt(&c->gate[s][0]),
-		       fmt(&c->noowed[s]), fmt(&r));
+		       fmt(&c->noowed[s]), fmt(&rs));
 	}
-	r = count_all(c, NR_SEQ, 1, 0, 1, &bad);
-	printf("\n   count, CPU 0:         [%+ld,%+ld]  %s\n", r.lo, r.hi, bad ? "MISSED" : "met");
-	r = count_all(c, NR_SEQ, CNT_CPUS, -1, 2, &bad);
+	printf("\n   count, CPU 0:         [%+ld,%+ld]  %s\n", r0.lo, r0.hi, bad0 ? "MISSED" : "met");
 	printf("   count, CPUs 0..%u:   [%+ld,%+ld]  %u of %u starts stray  %s\n", CNT_CPUS - 1,
 	       r.lo, r.hi, bad, CNT_CPUS, bad ? "MISSED" : "met");
 	printf("\n   Gaps at a steady ratio r, %lu attempts each, r = 0..1023 (ratio r from CPU\n"
@@ -207,29 +213,5 @@ void table_count(void)
 	       c->gap_attempts, CNT_CPUS, c->gap[at], gap_bound(at), at,
 	       c->gap[at] <= gap_bound(at) ? "met" : "MISSED", c->dice_gap, gap_bound(GAP_DICE),
 	       GAP_DICE);
-	munmap(c, sizeof(*c));
-}
-
-void check_count(void)
-{
-	struct count *c = count_compute(1UL << 21, 1UL << 17, 1UL << 14);
-	unsigned int s, bad, at = gap_worst(c);
-	struct range r;
-
-	r = count_all(c, NR_SEQ, 1, 0, 1, &bad);
-	tap(!bad, "count: gate, CPU 0 (a band's start): attempts are floor(S) or floor(S) + 1 at every visit, %u ratio sequences: [%+ld,%+ld]",
-	    NR_SEQ, r.lo, r.hi);
-	for (r = (struct range){ 0, 0 }, s = 0; s < NR_SEQ; s++)
-		widen(&r, &c->noowed[s]);
-	tap(r.lo < -1 || r.hi > 2, "negative: the gate without its owed bit is not within two: [%+ld,%+ld]",
-	    r.lo, r.hi);
-	r = count_all(c, NR_SEQ, CNT_CPUS, -1, 2, &bad);
-	tap(!bad, "count: gate, from every CPU's start (0..%u): within two, floor(S) - 1 to floor(S) + 2: [%+ld,%+ld], %u starts stray",
-	    CNT_CPUS - 1, r.lo, r.hi, bad);
-	tap(c->gap[at] <= gap_bound(at),
-	    "gaps: gate: at a steady ratio r no gap exceeds ceil(2047 / (1 + r)) visits, r = 0..1023: nearest %lu of %lu (r=%u)",
-	    c->gap[at], gap_bound(at), at);
-	tap(c->dice_gap > gap_bound(GAP_DICE), "negative: the fixed dice exceeds it: %lu of %lu (r=%u)",
-	    c->dice_gap, gap_bound(GAP_DICE), GAP_DICE);
 	munmap(c, sizeof(*c));
 }

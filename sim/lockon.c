@@ -91,19 +91,13 @@ static const double lockon_jitters[] = { 0, 0.01 };
 struct lockon {
 	unsigned int seeds, nv;		/* nv: the variants run, the first nv */
 	unsigned long target, cap;	/* fixed-dice pulls a run aims at; most visits */
-	unsigned long *pulls;		/* [rate][jitter][k][variant], summed over seeds */
+	unsigned long (*pulls)[NR_JIT][NR_K][NR_LV];	/* [rate] of them, summed over seeds */
 };
 
 /* Visits for about @target pulls of the fixed dice, whose ratio settles near T + 1024 / k */
 static unsigned long lockon_visits(const struct lockon *l, unsigned int k, unsigned int rate)
 {
 	return min((unsigned long)((double)l->target * k * 1024 / (1 + rate + 1024.0 / k)), l->cap);
-}
-
-static unsigned long *lockon_cell(const struct lockon *l, unsigned int r, unsigned int j,
-				  unsigned int ki)
-{
-	return l->pulls + ((r * NR_JIT + j) * NR_K + ki) * NR_LV;
 }
 
 /* Job @n: one k at one T and jitter, the largest k (the longest runs) first */
@@ -113,7 +107,7 @@ static void lockon_job(unsigned int n, void *arg)
 	unsigned int s = n % (NR_RATE * NR_JIT), ki = NR_K - 1 - n / (NR_RATE * NR_JIT);
 	unsigned int r = s / NR_JIT, j = s % NR_JIT, k = 2 + ki, seed, v;
 	unsigned long visits = lockon_visits(l, k, lockon_rates[r]);
-	unsigned long *cell = lockon_cell(l, r, j, ki);
+	unsigned long *cell = l->pulls[r][j][ki];
 
 	for (seed = 0; seed < l->seeds; seed++) {
 		u64 key = (((u64)seed * 2048 + k) * 1024 + lockon_rates[r]) * 16 + j;
@@ -123,12 +117,6 @@ static void lockon_job(unsigned int n, void *arg)
 			cell[v] += lockon_run(&lockon_variants[v], lockon_rates[r], opps, key, visits);
 		free(opps);
 	}
-}
-
-static void lockon_compute(struct lockon *l)
-{
-	l->pulls = shared(NR_RATE * NR_JIT * NR_K * NR_LV * sizeof(*l->pulls));
-	parallel(NR_K * NR_RATE * NR_JIT, lockon_job, l);
 }
 
 struct rel {
@@ -145,7 +133,7 @@ static struct rel lockon_rel(const struct lockon *l, unsigned int r, unsigned in
 	unsigned int ki;
 
 	for (ki = 0; ki < NR_K; ki++) {
-		unsigned long *c = lockon_cell(l, r, j, ki);
+		unsigned long *c = l->pulls[r][j][ki];
 
 		x[ki] = c[ref] ? (double)c[v] / c[ref] : 1;
 		rel.mean += x[ki] / NR_K;
@@ -215,18 +203,41 @@ static void lockon_csv(const struct lockon *l)
 				fprintf(f, "%u,%g,%u,%lu", lockon_rates[r], lockon_jitters[j], 2 + ki,
 					lockon_visits(l, 2 + ki, lockon_rates[r]));
 				for (v = 0; v < NR_LV; v++)
-					fprintf(f, ",%lu", lockon_cell(l, r, j, ki)[v]);
+					fprintf(f, ",%lu", l->pulls[r][j][ki][v]);
 				fprintf(f, "\n");
 			}
 	fclose(f);
 }
 
-void table_lockon(void)
+static void lockon_check(const struct lockon *l)
 {
-	struct lockon l = { .seeds = 3, .nv = NR_LV, .target = 1000, .cap = 1UL << 28 };
+	static const struct { unsigned int v; const char *name; } neg[] = {
+		{ LV_PLAIN, "plain" }, { LV_GOLDEN, "a multiplicative place (golden)" },
+	};
+	unsigned int r, j, n;
+
+	for (r = 0; r < NR_RATE; r++)
+		for (j = 0; j < NR_JIT; j++) {
+			struct rel g = lockon_rel(l, r, j, LV_GATE, 0), d = lockon_again(l, r, j);
+
+			tap(lockon_pass(l, r, j, LV_GATE),
+			    "lock-on: gate, T=%u, jitter %.0f%%: mean >= 97%% of the dice's pulls over k = 2..1024, worst k at least 90%% of the dice against itself: mean %.1f%%, worst %.1f%% (k=%u), dice's worst %.1f%% (k=%u); sd over k %.1f%%, dice's %.1f%%",
+			    lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean, 100 * g.worst,
+			    g.worst_k, 100 * d.worst, d.worst_k, 100 * g.sd, 100 * d.sd);
+			for (n = 0; n < ARRAY_SIZE(neg); n++) {
+				g = lockon_rel(l, r, j, neg[n].v, 0);
+				tap(!lockon_pass(l, r, j, neg[n].v),
+				    "negative: %s misses that (T=%u, jitter %.0f%%): mean %.1f%%, worst %.1f%% (k=%u)",
+				    neg[n].name, lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean,
+				    100 * g.worst, g.worst_k);
+			}
+		}
+}
+
+static void lockon_table(const struct lockon *l)
+{
 	unsigned int r, j, v;
 
-	lockon_compute(&l);
 	printf("A. Lock-on (model, closed loop): CPU 1 of a domain; visit v can pull iff it is\n"
 	       "   one of a periodic sequence of period k: an attempt there pulls, any other\n"
 	       "   fails. NI_RATE term T held constant. Chances at t_n = t_(n-1) + k (1 +\n"
@@ -238,18 +249,18 @@ void table_lockon(void)
 	       "   of at least 97 %% and a worst k at least 90 %% of the dice's against itself\n"
 	       "   ('again': other draws; the lowest of the three).\n\n"
 	       "     T  jitter  design               mean     worst (k)        sd    claim\n",
-	       l.seeds, l.target, l.cap, variant_name(&lockon_variants[0]));
+	       l->seeds, l->target, l->cap, variant_name(&lockon_variants[0]));
 	for (r = 0; r < NR_RATE; r++)
 		for (j = 0; j < NR_JIT; j++) {
 			for (v = 1; v < NR_LV; v++) {
-				struct rel rel = lockon_rel(&l, r, j, v, 0);
+				struct rel rel = lockon_rel(l, r, j, v, 0);
 
 				printf("   %3u  %5.0f%%  %-19s %6.1f%%  %6.1f%% (k=%-4u)  %5.1f%%  %s\n",
 				       lockon_rates[r], 100 * lockon_jitters[j],
 				       variant_name(&lockon_variants[v]), 100 * rel.mean,
 				       100 * rel.worst, rel.worst_k, 100 * rel.sd,
 				       v == LV_GATE || v == LV_PLAIN || v == LV_GOLDEN ?
-				       lockon_pass(&l, r, j, v) ? "met" : "MISSED" : "-");
+				       lockon_pass(l, r, j, v) ? "met" : "MISSED" : "-");
 			}
 			printf("\n");
 		}
@@ -259,35 +270,22 @@ void table_lockon(void)
 	for (r = 0; r < NR_RATE; r++)
 		for (j = 0; j < NR_JIT; j++)
 			printf("   %3u  %5.0f%%   %.3f\n", lockon_rates[r], 100 * lockon_jitters[j],
-			       lockon_rel(&l, r, j, LV_INT + 1, LV_INT).mean);
-	lockon_csv(&l);
-	munmap(l.pulls, NR_RATE * NR_JIT * NR_K * NR_LV * sizeof(*l.pulls));
+			       lockon_rel(l, r, j, LV_INT + 1, LV_INT).mean);
+	lockon_csv(l);
 }
 
-void check_lockon(void)
+void lockon(bool check)
 {
-	static const struct { unsigned int v; const char *name; } neg[] = {
-		{ LV_PLAIN, "plain" }, { LV_GOLDEN, "a multiplicative place (golden)" },
+	static const struct lockon runs[] = {	/* the table's, the check's */
+		{ .seeds = 3, .nv = NR_LV, .target = 1000, .cap = 1UL << 28 },
+		{ .seeds = 2, .nv = LV_GOLDEN + 1, .target = 200, .cap = 1UL << 25 },
 	};
-	struct lockon l = { .seeds = 2, .nv = LV_GOLDEN + 1, .target = 200, .cap = 1UL << 25 };
-	unsigned int r, j, n;
+	struct lockon run = runs[check], *l;
+	size_t size = NR_RATE * sizeof(*run.pulls);
 
-	lockon_compute(&l);
-	for (r = 0; r < NR_RATE; r++)
-		for (j = 0; j < NR_JIT; j++) {
-			struct rel g = lockon_rel(&l, r, j, LV_GATE, 0), d = lockon_again(&l, r, j);
-
-			tap(lockon_pass(&l, r, j, LV_GATE),
-			    "lock-on: gate, T=%u, jitter %.0f%%: mean >= 97%% of the dice's pulls over k = 2..1024, worst k at least 90%% of the dice against itself: mean %.1f%%, worst %.1f%% (k=%u), dice's worst %.1f%% (k=%u); sd over k %.1f%%, dice's %.1f%%",
-			    lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean, 100 * g.worst,
-			    g.worst_k, 100 * d.worst, d.worst_k, 100 * g.sd, 100 * d.sd);
-			for (n = 0; n < ARRAY_SIZE(neg); n++) {
-				g = lockon_rel(&l, r, j, neg[n].v, 0);
-				tap(!lockon_pass(&l, r, j, neg[n].v),
-				    "negative: %s misses that (T=%u, jitter %.0f%%): mean %.1f%%, worst %.1f%% (k=%u)",
-				    neg[n].name, lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean,
-				    100 * g.worst, g.worst_k);
-			}
-		}
-	munmap(l.pulls, NR_RATE * NR_JIT * NR_K * NR_LV * sizeof(*l.pulls));
+	run.pulls = shared(size);
+	l = parallel(&run, sizeof(run), NR_K * NR_RATE * NR_JIT, lockon_job);
+	(check ? lockon_check : lockon_table)(l);
+	munmap(l->pulls, size);
+	munmap(l, sizeof(*l));
 }

@@ -83,15 +83,6 @@ static void lockstep_job(unsigned int j, void *arg)
 	res->distinct = d == DICE ? n : distinct;
 }
 
-static struct lockstep *lockstep_compute(unsigned long visits)
-{
-	struct lockstep *l = shared(sizeof(*l));
-
-	l->visits = visits;
-	parallel(NR_SCEN * NR_LN * NR_SLOT, lockstep_job, l);
-	return l;
-}
-
 /* the dice's fewest and most over the seeds */
 static void dice_range(const struct lockstep *l, unsigned int s, unsigned int ni, int *lo, int *hi)
 {
@@ -112,12 +103,38 @@ static bool lockstep_ok(const struct lockstep *l, unsigned int s, unsigned int n
 	return l->r[s][ni][slot].distinct == ls_cpus[ni] && l->r[s][ni][slot].most <= hi;
 }
 
-void table_lockstep(void)
+void lockstep(bool check)
 {
-	struct lockstep *l = lockstep_compute(1UL << 22);
+	struct lockstep *l = parallel(&(struct lockstep){ .visits = 1UL << (check ? 20 : 22) },
+				      sizeof(*l), NR_SCEN * NR_LN * NR_SLOT, lockstep_job);
+	int lo[NR_SCEN][NR_LN], hi[NR_SCEN][NR_LN];
 	unsigned int s, ni;
-	int lo, hi;
 
+	for (s = 0; s < NR_SCEN; s++)
+		for (ni = 0; ni < NR_LN; ni++)
+			dice_range(l, s, ni, &lo[s][ni], &hi[s][ni]);
+	if (check) {
+		for (s = 0; s < NR_SCEN; s++)
+			tap(l->r[s][0][0].distinct == ls_cpus[0] && l->r[s][1][0].distinct == ls_cpus[1],
+			    "no merging: gate, %s ratio: the CPUs' states stay distinct: %u/%u, %u/%u",
+			    scen_name[s], l->r[s][0][0].distinct, ls_cpus[0], l->r[s][1][0].distinct,
+			    ls_cpus[1]);
+		for (s = MOVING; s <= DECAY; s++)
+			tap(l->r[s][0][1].distinct < ls_cpus[0],
+			    "negative: restart merges under a %s ratio: %u distinct of %u", scen_name[s],
+			    l->r[s][0][1].distinct, ls_cpus[0]);
+		for (s = 0; s < NR_SCEN; s++)
+			tap(lockstep_ok(l, s, 0, 0) && lockstep_ok(l, s, 1, 0),
+			    "together: gate, %s ratio: no more CPUs attempt at once than the dice's worst of %u seeds: N=%u %+d (dice %+d..%+d), N=%u %+d (dice %+d..%+d)",
+			    scen_name[s], LS_SEEDS, ls_cpus[0], l->r[s][0][0].most, lo[s][0], hi[s][0],
+			    ls_cpus[1], l->r[s][1][0].most, lo[s][1], hi[s][1]);
+		for (s = MOVING; s <= DECAY; s++)
+			tap(l->r[s][0][1].most > hi[s][0],
+			    "negative: restart exceeds that under a %s ratio: %+d (dice at most %+d, N=%u)",
+			    scen_name[s], l->r[s][0][1].most, hi[s][0], ls_cpus[0]);
+		munmap(l, sizeof(*l));
+		return;
+	}
 	printf("D. Lockstep (model): CPUs 0 .. N-1 of a domain (newidle_gate_init(cpu)) make the\n"
 	       "   same %lu visits at a common ratio:\n"
 	       "     constant  100 throughout\n"
@@ -134,41 +151,10 @@ void table_lockstep(void)
 		for (s = 0; s < NR_SCEN; s++) {
 			const struct lsres *r = l->r[s][ni];
 
-			dice_range(l, s, ni, &lo, &hi);
 			printf("   %4u  %-8s  %+5d  %6u  %+8d  %6u   %+5d..%+-5d    %s\n",
 			       ls_cpus[ni], scen_name[s], r[0].most, r[0].distinct, r[1].most,
-			       r[1].distinct, lo, hi,
+			       r[1].distinct, lo[s][ni], hi[s][ni],
 			       lockstep_ok(l, s, ni, 0) ? "met" : "MISSED");
 		}
-	munmap(l, sizeof(*l));
-}
-
-void check_lockstep(void)
-{
-	struct lockstep *l = lockstep_compute(1UL << 20);
-	int lo[NR_SCEN][NR_LN], hi[NR_SCEN][NR_LN];
-	unsigned int s, ni;
-
-	for (s = 0; s < NR_SCEN; s++)
-		for (ni = 0; ni < NR_LN; ni++)
-			dice_range(l, s, ni, &lo[s][ni], &hi[s][ni]);
-	for (s = 0; s < NR_SCEN; s++)
-		tap(l->r[s][0][0].distinct == ls_cpus[0] && l->r[s][1][0].distinct == ls_cpus[1],
-		    "no merging: gate, %s ratio: the CPUs' states stay distinct: %u/%u, %u/%u",
-		    scen_name[s], l->r[s][0][0].distinct, ls_cpus[0], l->r[s][1][0].distinct,
-		    ls_cpus[1]);
-	for (s = MOVING; s <= DECAY; s++)
-		tap(l->r[s][0][1].distinct < ls_cpus[0],
-		    "negative: restart merges under a %s ratio: %u distinct of %u", scen_name[s],
-		    l->r[s][0][1].distinct, ls_cpus[0]);
-	for (s = 0; s < NR_SCEN; s++)
-		tap(lockstep_ok(l, s, 0, 0) && lockstep_ok(l, s, 1, 0),
-		    "together: gate, %s ratio: no more CPUs attempt at once than the dice's worst of %u seeds: N=%u %+d (dice %+d..%+d), N=%u %+d (dice %+d..%+d)",
-		    scen_name[s], LS_SEEDS, ls_cpus[0], l->r[s][0][0].most, lo[s][0], hi[s][0],
-		    ls_cpus[1], l->r[s][1][0].most, lo[s][1], hi[s][1]);
-	for (s = MOVING; s <= DECAY; s++)
-		tap(l->r[s][0][1].most > hi[s][0],
-		    "negative: restart exceeds that under a %s ratio: %+d (dice at most %+d, N=%u)",
-		    scen_name[s], l->r[s][0][1].most, hi[s][0], ls_cpus[0]);
 	munmap(l, sizeof(*l));
 }

@@ -307,7 +307,7 @@ static inline const char *variant_name(const struct variant *v)
 	return b;
 }
 
-/* One worker per CPU; they write their results to shared memory */
+/* Shared memory, for the workers' results */
 static inline void *shared(size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -317,12 +317,18 @@ static inline void *shared(size_t size)
 	return p;
 }
 
-/* Runs job(0 .. jobs - 1, arg), each once, in the workers */
-static inline void parallel(unsigned int jobs, void (*job)(unsigned int, void *), void *arg)
+/*
+ * One worker per CPU (SIM_WORKERS: n) runs job(0 .. @jobs - 1, r), each once:
+ * r is @size bytes of shared memory begun as a copy of @init, which the jobs
+ * fill in. Returns r, for munmap(r, @size).
+ */
+static inline void *parallel(const void *init, size_t size, unsigned int jobs,
+			     void (*job)(unsigned int, void *))
 {
 	const char *env = getenv("SIM_WORKERS");
 	long i, workers = env && atol(env) > 0 ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned int *next = shared(sizeof(*next));
+	void *r = memcpy(shared(size), init, size);
 	bool failed = false;
 	int status;
 
@@ -336,7 +342,7 @@ static inline void parallel(unsigned int jobs, void (*job)(unsigned int, void *)
 			unsigned int j;
 
 			while ((j = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED)) < jobs)
-				job(j, arg);
+				job(j, r);
 			_exit(0);
 		}
 	}
@@ -345,11 +351,14 @@ static inline void parallel(unsigned int jobs, void (*job)(unsigned int, void *)
 	munmap(next, sizeof(*next));
 	if (failed)
 		fail("a worker failed");
+	return r;
 }
 
-/* The tables and their checks, a file each; the checks print TAP */
-void table_lockon(void), table_estimator(void), table_count(void), table_lockstep(void);
-void check_lockon(void), check_estimator(void), check_count(void), check_lockstep(void);
+/*
+ * The tables, a file each: @check prints the claims and their negative
+ * controls as TAP (tap()), from shorter runs, instead of the table
+ */
+void lockon(bool check), estimator(bool check), count(bool check), lockstep(bool check);
 
 void tap(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -118,21 +118,11 @@ touch "$scratch/crash"
 t_check "aba: a workload that crashes fails the run, naming it" refuses_with "run 1, condition A: futex failed (exit 3)" aba -k 2 -s 1 -o "$scratch/crash.csv"
 t_check "aba: and writes no CSV" test ! -e "$scratch/crash.csv"
 t_check "aba: and restores the feature" test "$(state NI_RANDOM)" = NI_RANDOM
-# -S: the fake workload moves the counters as a run would
+# -S switches schedstats on for its reads (its counters: tests/bench_test.sh)
 printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/schedstat"
-printf '0 1 MC 100 0 50 10 1\n1 1 MC 200 20 70 20 2\n0 2 PKG 40 0 10 4 0\n' >"$scratch/tel"
 echo 0 >"$scratch/sst"
-script "$scratch/fake/futexbench" "printf '0 1 MC 160 0 40 16 2\n1 1 MC 300 30 80 30 3\n0 2 PKG 50 5 10 5 1\n' >'$scratch/tel'" \
-	'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"'
-ABA_TELEMETRY=$scratch/tel ABA_SCHEDSTAT=$scratch/schedstat ABA_SCHEDSTATS_SYSCTL=$scratch/sst aba -k 1 -s 1 -c K -S -o "$scratch/tel.csv" 2>/dev/null
-t_check "aba -S: a level's visits, those at 1024 and attempts summed over its CPUs" \
-	has -x "$scratch/tel.csv" futex,K,1,dom_mc_visits,160,1 futex,K,1,dom_mc_full,10,1 futex,K,1,dom_mc_attempts,16,1
-# a telemetry without the pinned field (a kernel built before it): nothing
-# taken out of balanced for it; the pulls are schedstat's (all 0 here)
-t_check "aba -S: a telemetry without the pinned field gives no dom_LEVEL_pinned" \
-	eval '! grep -q ",dom_mc_pinned," "$scratch/tel.csv" && has -x "$scratch/tel.csv" futex,K,1,dom_mc_pulls,0,1'
-t_check "aba -S: the ratio at the start and the end, the mean over the CPUs" \
-	has -x "$scratch/tel.csv" futex,K,1,dom_mc_ratio0,60.0,1 futex,K,1,dom_mc_ratio1,60.0,1 futex,K,1,dom_pkg_ratio0,10.0,1
+script "$scratch/fake/futexbench" 'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"'
+ABA_TELEMETRY=$scratch/none ABA_SCHEDSTAT=$scratch/schedstat ABA_SCHEDSTATS_SYSCTL=$scratch/sst aba -k 1 -s 1 -c K -S -o "$scratch/tel.csv" 2>/dev/null
 t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/sst")" = 0
 script "$scratch/fake/futexbench" 'echo "nothing to report"'
 t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
@@ -175,21 +165,16 @@ script "$scratch/bm/futexbench" 'echo "threads=8 wake=4 seconds=6 completions_pe
 	'echo "interval t_ms=250 completions=50"' 'echo "interval t_ms=6000 completions=1200"'
 # NO_NI_DICE at the start: A/B/A ends on NI_DICE, so only a restore puts it back
 echo "NI_RANDOM NI_RATE NO_NI_DICE" >"$scratch/features"
-env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_UPTIME="$scratch/uptime" ABA_LOCK="$scratch/bm.lock" ABA_TELEMETRY="$scratch/tel" ABA_SCHEDSTAT="$scratch/schedstat" \
+env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_UPTIME="$scratch/uptime" ABA_LOCK="$scratch/bm.lock" ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/schedstat" \
 	ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 COMPARISONS="gate NI_NOSUCH" \
 	CANDIDATES=NI_NOSUCH WORKLOADS="sembench815 futex8" bench/bare-metal.sh "$scratch/bm-out" >"$scratch/bm.txt" 2>&1 || true
-t_check "bare-metal: sembench815 measured with the tester's binary, A/B/A of NI_DICE" \
-	has "$scratch/bm-out/sembench815-gate.csv" "^sembench815,B,2,burns_per_s,12345" "^sembench815,A2,2,burns_per_s,12345"
-t_check "bare-metal: futex8 beside it" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bm-out/futex8-gate.csv"
+t_check "bare-metal: futex8 measured beside sembench815" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bm-out/futex8-gate.csv"
 t_check "bare-metal: the report names the binary, with its sha256, and both workloads" \
 	has "$scratch/bm-out/report.txt" "sembench: the tester.s binary, $scratch/bm/sembench, sha256 $(sha256sum "$scratch/bm/sembench" | cut -d' ' -f1)$" \
 	"sembench815, gate: A/B/A of NI_DICE" "futex8, gate: A/B/A of NI_DICE"
-t_check "bare-metal: a feature the kernel lacks is skipped, said" grep -q 'the kernel has no NI_NOSUCH: comparison NI_NOSUCH skipped' "$scratch/bm-out/report.txt"
 t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
 	has "$scratch/bm-out/report.txt" "ni_lb_count (explains" "A2 NI_DICE (the dice) again: baseline 0$"
 t_check "bare-metal: the feature put back as it was, NO_NI_DICE (the stand-in's last write of it)" test "$(state NI_DICE)" = NO_NI_DICE
-t_check "negative control: a SEMBENCH that is not there is refused" \
-	refuses_with "is not an executable" env SEMBENCH=/nonexistent/sembench ABA_FEATURES="$scratch/features" ABA_LOCK="$scratch/bm.lock" bench/bare-metal.sh "$scratch/bm-bad"
 
 # --- the tester's time claims: computed by bare-metal.sh from its defaults,
 # which its head comment states, and the same in the checklist and the README
@@ -212,7 +197,6 @@ done
 RUNS=3 lab/tools/tester-checklist.sh "$scratch/base.deb" "$scratch/gate.deb" >"$scratch/checklist.txt"
 t_check "tester checklist: both times as bare-metal.sh computes them from its defaults" \
 	eval 'grep -qF "$full" "$scratch/checklist.txt" && grep -qF "$quick" "$scratch/checklist.txt"'
-t_check "README: both times, the same" eval 'grep -qF "${full%% (*}" README.md && grep -qF "${quick%% (*}" README.md'
 # README's exit table: every status bare-metal.sh exits with, but 0 and 1 (every script's), and its 6
 exits() { local c; for c in $(grep -oE '\<exit [0-9]+' bench/bare-metal.sh | cut -d' ' -f2 | sort -un) 6; do
 	case $c in 0|1) ;; *) grep -qE "^\| $c \|.*bench/bare-metal\.sh" "$1" || return 1 ;; esac; done; }

@@ -47,9 +47,7 @@ t_check "outbox: without LKML_HARNESS it is refused, naming it (testers would no
 	refuses_with "LKML_HARNESS is unset" me env -u LKML_HARNESS lab/tools/outbox.sh
 t_check "outbox: a local path as LKML_HARNESS is refused (no tester can clone it)" \
 	refuses_with "LKML_HARNESS '$top' is not a URL testers can clone" me env LKML_HARNESS="$top" lab/tools/outbox.sh
-mkdir -p "$scratch/fakegcc"
-printf '#!/bin/sh\necho "fake gcc: no" >&2\nexit 1\n' >"$scratch/fakegcc/gcc"
-chmod +x "$scratch/fakegcc/gcc"
+script "$scratch/fakegcc/gcc" 'echo "fake gcc: no" >&2' 'exit 1'
 t_check "outbox: a sim that fails stops it, said" \
 	refuses_with "the sim did not run" me env PATH="$scratch/fakegcc:$PATH" lab/tools/outbox.sh
 t_check "outbox: and nothing was written" test ! -e "$scratch/outbox/gate"
@@ -173,9 +171,7 @@ t_check "bisect: and says so" grep -q 'CANNOT CHECK OUT' "$scratch/bisect.log"
 t_check "bisect: nothing was built in its place" eval '! grep -q "config builds" "$scratch/bisect.log"'
 
 # --- a step that fails stops the pipeline (the kselftests do not build)
-mkdir -p "$scratch/fakemake"
-printf '#!/bin/sh\necho "fake make: no" >&2\nexit 2\n' >"$scratch/fakemake/make"
-chmod +x "$scratch/fakemake/make"
+script "$scratch/fakemake/make" 'echo "fake make: no" >&2' 'exit 2'
 rc=0
 env PATH="$scratch/fakemake:$PATH" lab/prepare.sh guest patched >/dev/null 2>"$scratch/prepare.err" || rc=$?
 t_check "prepare: a step that fails fails the pipeline ($rc)" test "$rc" != 0
