@@ -36,29 +36,25 @@ def load(paths):
     """{workload: {condition: {(boot, run): {metric: value}}}}, in file order."""
     data = {}
     for path in paths:
-        read(path, data)
+        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+            die("%s is empty or missing" % path)
+        with open(path, newline="", errors="replace") as f:
+            rd = csv.reader(f)
+            if next(rd, None) != COLS:
+                die("%s: its header is not %s" % (path, ",".join(COLS)))
+            for n, row in enumerate(rd, 2):
+                try:
+                    w, c, r, m, v, b = row
+                    v = float(v)
+                except ValueError:
+                    die("%s line %d: not workload,condition,run,metric,value,boot: %s" % (path, n, ",".join(row)))
+                if not math.isfinite(v):
+                    print("counters: %s line %d: value %s skipped" % (path, n, row[4]), file=sys.stderr)
+                    continue
+                data.setdefault(w, {}).setdefault(c, {}).setdefault((b, r), {})[m] = v
     if not data:
         die("%s has no measurements" % " ".join(paths))
     return data
-
-
-def read(path, data):
-    if not os.path.isfile(path) or os.path.getsize(path) == 0:
-        die("%s is empty or missing" % path)
-    with open(path, newline="", errors="replace") as f:
-        rd = csv.reader(f)
-        if next(rd, None) != COLS:
-            die("%s: its header is not %s" % (path, ",".join(COLS)))
-        for n, row in enumerate(rd, 2):
-            try:
-                w, c, r, m, v, b = row
-                v = float(v)
-            except ValueError:
-                die("%s line %d: not workload,condition,run,metric,value,boot: %s" % (path, n, ",".join(row)))
-            if not math.isfinite(v):
-                print("counters: %s line %d: value %s skipped" % (path, n, row[4]), file=sys.stderr)
-                continue
-            data.setdefault(w, {}).setdefault(c, {}).setdefault((b, r), {})[m] = v
 
 
 def levels(runs):

@@ -39,10 +39,8 @@ def run_dir(arg):
         head = f.read(4096)
     # the machine and the run length must match across kernels: tbench's MB/s,
     # for one, falls by half from 10 s runs to 20 s ones
-    m = re.search(r"^Machine: (.*), \d+ CPUs", head, re.M)
-    shape = (m.group(1) if m else "?", re.search(r"^Machine: .*?, (\d+ CPUs)", head, re.M),
-             re.search(r"^Runs: .*?(\d+) s each", head, re.M))
-    shape = (shape[0], shape[1].group(1) if shape[1] else "?", shape[2].group(1) + " s runs" if shape[2] else "?")
+    m, r = re.search(r"^Machine: (.*), (\d+ CPUs)", head, re.M), re.search(r"^Runs: .*?(\d+) s each", head, re.M)
+    shape = (m.group(1) if m else "?", m.group(2) if m else "?", r.group(1) + " s runs" if r else "?")
     if not name:
         m = re.search(r"kernel (\S+);", head)
         name = m.group(1) if m else os.path.basename(os.path.normpath(path))

@@ -92,10 +92,7 @@ def summary(by_boot):
 
 def compare(d, c, bases, m):
     """Condition c against the pool of bases, on one workload's metric."""
-    own, pool = d[c], {}
-    for b in bases:
-        for boot, v in d[b].items():
-            pool.setdefault(boot, []).extend(v)
+    own, pool = d[c], pooled(d, bases)
     r = {"condition": c, "against": "+".join(bases)}
     # Under icount a boot replays one trajectory: over several boots a boot
     # counts once. Where both sides ran on each boot (A/B/A), the boot's own

@@ -9,6 +9,20 @@ set -euo pipefail
 half=${1:-all}
 case $half in host|guest|all) ;; *) echo "usage: tests/bench_test.sh [host|guest]" >&2; exit 2 ;; esac
 
+# row FILE ROW...: each ROW a line of the table in FILE, its spaces squeezed
+row() { local t r; t=$(tr -s ' ' <"$1" | sed 's/^ //'); for r in "${@:2}"; do grep -qxF -- "$r" <<<"$t" || return 1; done; }
+# cols N FILE...: no line of the FILEs is wider than N columns
+cols() { ! grep -q ".\{$(($1 + 1))\}" "${@:2}"; }
+# refusals PROGRAM: t_check of each line on stdin, WHAT|ITS STDERR SAYS|ARGUMENTS (eval'd): PROGRAM
+# refuses ARGUMENTS, saying so
+refusals() {
+	local what err args
+	while IFS='|' read -r what err args; do
+		eval "args=($args)"
+		t_check "$what" refuses_with "$err" "$1" "${args[@]}"
+	done
+}
+
 host_checks() {
 	# --- bench/stats.py, one boot: its runs are the samples.
 	# A: 100 102 101, B: 110 114 111, A2: 104 106 105. Welch's test of B against
@@ -24,8 +38,6 @@ host_checks() {
 		printf 'futex,%s,%s,completions_per_s,%s,1\n' A "$r" "$a" B "$r" "$b" A2 "$r" "$a2" >>"$scratch/t.csv"
 	done
 	stats() { "$top/bench/stats.py" "$@"; }
-	# row FILE ROW...: each ROW a line of the table in FILE, its spaces squeezed
-	row() { local t r; t=$(tr -s ' ' <"$1" | sed 's/^ //'); for r in "${@:2}"; do grep -qxF -- "$r" <<<"$t" || return 1; done; }
 	stats "$scratch/t.csv" --label "A=A  NI_RANDOM" --label "B=B  NO_NI_RANDOM" --label "A2=A2 NI_RANDOM again" \
 		--json "$scratch/t.json" --csv "$scratch/t.out.csv" >"$scratch/t.txt"
 	# field KEY [CONDITION [AGAINST [JSON]]]: a comparison's value in the JSON
@@ -60,44 +72,44 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 		'B  NO_NI_RANDOM vs A  NI_RANDOM + A2 NI_RANDOM again: +8.41% [+4.48%, +12.35%] better (Welch over runs, 3 and 6)' "$scratch/t.txt"
 	t_check "report: the text has the drift" grep -qF 'drift of A2 NI_RANDOM again against A  NI_RANDOM: +3.96%' "$scratch/t.txt"
 	t_check "report: the CSV has a row per condition" test "$(grep -c '^futex,completions_per_s,' "$scratch/t.out.csv")" = 3
-	t_check "report: a missing CSV is an error, said" refuses_with "is empty or missing" stats "$scratch/missing.csv"
+	# bad input and options: refused, said, never a traceback; a nan skipped, said
 	sed 's/,boot$//; s/,1$//' "$scratch/t.csv" >"$scratch/noboot.csv"
-	t_check "report: a CSV without the boot column is refused" refuses_with "not workload,condition,run,metric,value,boot" stats "$scratch/noboot.csv"
-	# bad input and options: said, never a traceback
+	refusals stats <<-EOF
+		report: a missing CSV is an error, said|is empty or missing|"$scratch/missing.csv"
+		report: a CSV without the boot column is refused|not workload,condition,run,metric,value,boot|"$scratch/noboot.csv"
+		report: a --label without = is refused, naming it|argument --label: takes CONDITION=NAME, not 'X'|"$scratch/t.csv" --label X
+		report: a --compare without , is refused, naming it|argument --compare: takes CONDITION|"$scratch/t.csv" --compare X
+		report: a --compare of conditions the CSV lacks is refused, naming them|has no condition 'X', 'Y' (it has A, B, A2)|"$scratch/t.csv" --compare B,A --compare X,Y
+		report: a --cv-max of nan is refused|--cv-max and --asked-min take a number from 0|"$scratch/t.csv" --cv-max nan
+		report: a JSON it cannot write is said, no traceback|stats: cannot write $scratch/no/t.json: No such file|"$scratch/t.csv" --json "$scratch/no/t.json"
+	EOF
 	sed 's/,114,1$/,nan,1/' "$scratch/t.csv" >"$scratch/nan.csv"
 	stats "$scratch/nan.csv" --json "$scratch/t.json" >/dev/null 2>"$scratch/nan.err" || true
 	t_check "report: a nan value is skipped, said (B over 2 runs)" eval 'grep -q "line 6: value nan skipped" "$scratch/nan.err" && test "$(cfield runs)" = 2'
-	t_check "report: a --label without = is refused, naming it" refuses_with "argument --label: takes CONDITION=NAME, not 'X'" stats "$scratch/t.csv" --label X
-	t_check "report: a --compare without , is refused, naming it" refuses_with "argument --compare: takes CONDITION" stats "$scratch/t.csv" --compare X
-	t_check "report: a --compare of conditions the CSV lacks is refused, naming them" \
-		refuses_with "has no condition 'X', 'Y' (it has A, B, A2)" stats "$scratch/t.csv" --compare B,A --compare X,Y
-	t_check "report: a --cv-max of nan is refused" refuses_with "--cv-max and --asked-min take a number from 0" stats "$scratch/t.csv" --cv-max nan
-	t_check "report: a JSON it cannot write is said, no traceback" \
-		eval 'refuses_with "stats: cannot write $scratch/no/t.json: No such file" stats "$scratch/t.csv" --json "$scratch/no/t.json"'
 	# --summary: the paste, the feature against the dice: B against A and A2 as above
 	# (+8.41 %, 111.67 / 103 = 1.0841); the feature's A and A2 against B: -8.6667
 	# +- 4.0571 of 111.67 (the same se and df) = -7.76 % [-11.40 %, -4.13 %], 0.9224
-	sum_of() { stats "$scratch/t.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --title T --summary "$1"; }
+	# sum_of FEATURE [CSV]: the summary of FEATURE, of t.csv or CSV
+	sum_of() { stats "${2:-$scratch/t.csv}" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --title T --summary "$1"; }
 	t_check "summary: NO_NI_X against NI_X, normalised, pct, CV and the interval (* excludes 0), in 72 columns" \
 		eval 'sum_of B >"$scratch/sum.txt" && row "$scratch/sum.txt" "workload metric NI_X (CV) NO_NI_X [%](CV) 95% CI, %" \
-			"futex compl/s 103 ( 2.3) 1.08 [ +8.41]( 1.9) [ +4.5,+12.4]*" "higher is better: compl/s" &&
-			! grep -q ".\{73\}" "$scratch/sum.txt"'
+			"futex compl/s 103 ( 2.3) 1.08 [ +8.41]( 1.9) [ +4.5,+12.4]*" "higher is better: compl/s" && cols 72 "$scratch/sum.txt"'
 	t_check "summary: a feature on A and A2 against the dice on B, the sign the feature's" \
 		eval 'sum_of A+A2 >"$scratch/sum2.txt" && row "$scratch/sum2.txt" "futex compl/s 112 ( 1.9) 0.92 [ -7.76]( 2.3) [-11.4, -4.1]*"'
-	# B's first run 140: its CV 13.1 %, over 5 %, marked, and the mark said
-	awk -F, -v OFS=, '$2 == "B" && $3 == 1 { $5 = 140 } 1' "$scratch/t.csv" >"$scratch/noisy.csv"
-	stats "$scratch/noisy.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --summary B >"$scratch/sum3.txt"
+	# B's first run 140: its CV 13.1 %, over 5 %, marked, and the mark said; B's
+	# first run 99000: every figure as wide as it gets (CV 173 %, +32012 %, an
+	# interval of -105684 % to +169707 %): fewer decimals, then powers of ten,
+	# never a figure cut off
+	for v in noisy:140 wide:99000; do
+		awk -F, -v OFS=, -v x="${v#*:}" '$2 == "B" && $3 == 1 { $5 = x } 1' "$scratch/t.csv" >"$scratch/${v%:*}.csv"
+		sum_of B "$scratch/${v%:*}.csv" >"$scratch/${v%:*}.txt"
+	done
 	t_check "summary: a CV over 5% is marked, the mark said; none under it (above)" \
-		eval 'grep -q "^futex .*\[+18.12\](13.1)! \[-19.8,+56.0\]\$" "$scratch/sum3.txt" && grep -q "^  !: a CV over 5 %" "$scratch/sum3.txt" &&
+		eval 'grep -q "^futex .*\[+18.12\](13.1)! \[-19.8,+56.0\]\$" "$scratch/noisy.txt" && grep -q "^  !: a CV over 5 %" "$scratch/noisy.txt" &&
 			! grep -q "!" "$scratch/sum.txt"'
 	t_check "summary: a feature the CSV has no condition of is refused, naming it" refuses_with "--summary: X is not some of" sum_of X
-	# B's first run 99000: every figure as wide as it gets (CV 173 %, +32012 %, an interval of
-	# -105684 % to +169707 %): fewer decimals, then powers of ten, never a figure cut off
-	awk -F, -v OFS=, '$2 == "B" && $3 == 1 { $5 = 99000 } 1' "$scratch/t.csv" >"$scratch/wide.csv"
-	stats "$scratch/wide.csv" --label A=NI_X --label A2=NI_X --label B=NO_NI_X --summary B >"$scratch/sum4.txt"
 	t_check "summary: the widest figures lose decimals, never their ends, in 72 columns" \
-		eval 'row "$scratch/sum4.txt" "futex compl/s 103 ( 2.3) 321 [+32012]( 173)! [ -1e5, +2e5]" &&
-			! grep -q ".\{73\}" "$scratch/sum4.txt"'
+		eval 'row "$scratch/wide.txt" "futex compl/s 103 ( 2.3) 321 [+32012]( 173)! [ -1e5, +2e5]" && cols 72 "$scratch/wide.txt"'
 	# verdict_of SED: B's verdict on t.csv edited by SED
 	verdict_of() { sed "$1" "$scratch/t.csv" >"$scratch/v.csv" && stats "$scratch/v.csv" --json "$scratch/t.json" >/dev/null && field verdict; }
 	t_check "stats: an interval that holds 0 (B's runs straddle the baselines) is within noise" \
@@ -111,12 +123,6 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "negative control: a CV over its limit fails the report (exit 6)" test "$rc" = 6
 	t_check "negative control: the failure names the condition and its CV" grep -q 'futex completions_per_s, condition B  Y: CV 1.86%' "$scratch/cv.err"
 	t_check "negative control: the report is still written, saying so" eval 'grep -q "exceeded by" "$scratch/cv.txt" && test -s "$scratch/cv.json"'
-
-	# runs_of CSV WORKLOAD CONDITION: how many runs measured it (a run writes one row per metric)
-	runs_of() { awk -F, -v w="$2" -v c="$3" '$1 == w && $2 == c { r[$3] = 1 } END { n = 0; for (k in r) n++; print n }' "$1"; }
-	t_check "runs: the fixture has three runs of each condition" test "$(runs_of "$scratch/t.csv" futex B)" = 3
-	printf 'workload,condition,run,metric,value,boot\nfutex,A,1,completions_per_s,1,1\nfutex,A,1,wake_us_p50,2,1\nfutex,A,1,wake_us_p99,3,1\n' >"$scratch/one.csv"
-	t_check "negative control: one run with three metrics is one run, not two" test "$(runs_of "$scratch/one.csv" futex A)" = 1
 
 	# --- the same engine over boots: a boot's mean is a sample.
 	# Kernels across boots: the boot means of v7.3 are the fixture's A and A2
@@ -152,12 +158,10 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "negative control: saying the preset cannot say 'no difference'" grep -q 'NOT told apart: futex8 cannot say "no difference"' "$scratch/k2.txt"
 	# NI_RATE in the emulated guest: three quarters of the visits at 1024 (the
 	# rate4 preset's futex815 asked on 17-24 %) are flagged, a quarter is not
-	kvar 3 's/,dom_mc_full,0,/,dom_mc_full,800,/'
+	for n in 3:800 4:600 5:200; do kvar "${n%:*}" "s/,dom_mc_full,0,/,dom_mc_full,${n#*:},/"; done
 	t_check "negative control: visits all at ratio 1024 are flagged as saying nothing about the gate" \
 		grep -q 'gate .*FLAG: asked on 0.0% of the visits.*says nothing about the gate' "$scratch/k3.txt"
-	kvar 4 's/,dom_mc_full,0,/,dom_mc_full,600,/'
 	t_check "regime: 600 of 800 visits at ratio 1024 are flagged (asked on 25%)" grep -q 'gate .*FLAG: asked on 25.0% of the visits' "$scratch/k4.txt"
-	kvar 5 's/,dom_mc_full,0,/,dom_mc_full,200,/'
 	t_check "regime: 200 of 800 are not (asked on 75%)" eval '! grep -q FLAG "$scratch/k5.txt"'
 	# Features A/B/A on each boot: per-boot deltas of B against A and A2 of
 	# 2, 3 and 4 %: mean 3 %, sd 1, t(0.975, 2) = 4.3027: 3 +- 2.4842 %.
@@ -184,12 +188,10 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# pkg: 30, 22, 2, 0, 4, 1, 1, 1. The other idle types move too, by
 	# other amounts: lb_gained of every kind is 51 + 4 domains x (3 + 2).
 	sfx=$top/tests/fixtures/schedstat
-	mkdir -p "$scratch/sfake" "$scratch/dfake"
 	echo "NI_RANDOM NI_RATE" >"$scratch/sfeat"
 	echo 0 >"$scratch/ssst"
-	printf '%s\n' '#!/bin/sh' 'cp "$SFX_SCHED" "$ABA_SCHEDSTAT"' '[ ! -e "$ABA_TELEMETRY" ] || cp "$SFX_TEL" "$ABA_TELEMETRY"' \
-		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"' >"$scratch/sfake/futexbench"
-	chmod +x "$scratch/sfake/futexbench"
+	script "$scratch/sfake/futexbench" 'cp "$SFX_SCHED" "$ABA_SCHEDSTAT"' '[ ! -e "$ABA_TELEMETRY" ] || cp "$SFX_TEL" "$ABA_TELEMETRY"' \
+		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"'
 	# senv [SETTING=VALUE...] COMMAND...: with the fake workload, the features and the sysctl stood in for
 	senv() { env PATH="$scratch/sfake:$PATH" ABA_FEATURES="$scratch/sfeat" ABA_SCHEDSTATS_SYSCTL="$scratch/ssst" "$@"; }
 	# classes ABA TEL0 TEL1 CSV: one -S run of the aba.sh ABA from the fixture's
@@ -227,14 +229,14 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# max_newidle_lb_cost), the fake workload changing them as a run would;
 	# sched/verbose switched on for the run and put back
 	for c in 0 1; do
-		d=$scratch/doms/cpu$c/domain0
-		mkdir -p "$d" && echo MC >"$d/name" && echo $((100 + 100 * c)) >"$d/newidle_ratio" && echo 3000 >"$d/max_newidle_lb_cost"
+		put "$scratch/doms/cpu$c/domain0/name" MC
+		echo $((100 + 100 * c)) >"$scratch/doms/cpu$c/domain0/newidle_ratio"
+		echo 3000 >"$scratch/doms/cpu$c/domain0/max_newidle_lb_cost"
 	done
 	echo N >"$scratch/verbose"
-	printf '%s\n' '#!/bin/sh' 'echo 50 >"$ABA_DOMAINS/cpu0/domain0/newidle_ratio"' \
+	script "$scratch/dfake/futexbench" 'echo 50 >"$ABA_DOMAINS/cpu0/domain0/newidle_ratio"' \
 		'echo 5000 >"$ABA_DOMAINS/cpu1/domain0/max_newidle_lb_cost"' 'cat "$ABA_VERBOSE" >"$ABA_DOMAINS/seen"' \
-		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"' >"$scratch/dfake/futexbench"
-	chmod +x "$scratch/dfake/futexbench"
+		'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"'
 	senv PATH="$scratch/dfake:$PATH" ABA_SCHEDSTAT="$sfx/schedstat.0" ABA_TELEMETRY="$scratch/none" ABA_DOMAINS="$scratch/doms" \
 		ABA_VERBOSE="$scratch/verbose" "$top/bench/aba.sh" -k 1 -s 1 -c K -S -o "$scratch/doms.csv" 2>/dev/null || true
 	t_check "aba -S: without the telemetry, the ratios (150 > 125) and costs (3000 > 4000) from the domains' files" \
@@ -267,7 +269,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 		refuses_with "reads schedstat version 17, $scratch/v16 is version 16" senv ABA_SCHEDSTAT="$scratch/v16" \
 		ABA_TELEMETRY="$scratch/none" SFX_SCHED="$scratch/v16" "$top/bench/aba.sh" -k 1 -s 1 -c K -S -o "$scratch/v16.csv"
 
-	# --- bench/counters.py: the table of tests/fixtures/counters.csv. Two runs
+	# --- bench/counters.py: the table of tests/fixtures/counters (as CSV). Two runs
 	# of v7.3 (10 s each) and of the gate (20 s each), means of the per-run
 	# rates: v7.3 mc visits 1000 and 1200 -> 110.0/s, attempts 800 and 1000 ->
 	# 90.0/s, pulls 300 and 400 -> 35.0/s; 90/110 = 0.818 attempts per visit,
@@ -278,7 +280,12 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	# its pkg, 100 visits in 20 s: 5.0/s (v7.3's 10.0 in 10 s: each run's own
 	# length). The waker: 5 and 10 migrations per 1000 of 1000 and 1200
 	# completions/s -> 5 and 12/s, 8.50; CPU 2.0 and 3.0 us -> 2.5000.
-	cfx=$top/tests/fixtures/counters.csv
+	cfx=$scratch/counters.csv
+	awk -v OFS=, 'BEGIN { print "workload,condition,run,metric,value,boot"
+			split("completions_per_s main_cpu_us_per_completion main_migrations_per_1k ni_lb_count counted_s", run)
+			split("visits full attempts pinned ratio0 ratio1 nobusyg nobusyq balanced failed pulls gained", dom) }
+		/^#/ { next } $3 ~ /^[a-z]/ { for (i = 4; i <= NF; i++) print "futex8", $1, 1, "dom_" $3 "_" dom[i - 3], $i, $2; next }
+		{ for (i = 3; i <= NF; i++) print "futex8", $1, 1, run[i - 2], $i, $2 }' "$top/tests/fixtures/counters" >"$cfx"
 	counters() { "$top/bench/counters.py" "$@"; }
 	v73mc="v7.3 mc 110.0 90.0 35.0 0.818 0.389 | 18.2 45.5 9.1 9.1 18.2 | 962>850 | -"
 	pkg="10.0 10.0 0.0 1.000 0.000 | 10.0 90.0 0.0 0.0 0.0 | 1024>1024 | -"
@@ -303,16 +310,16 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	counters "$cfx" --brief gate --label gate=series >"$scratch/brief.txt"
 	t_check "counters --brief: per level lb_count, lb_failed, lb_gained a second, base and feature side by side, in 72 columns" \
 		eval 'row "$scratch/brief.txt" "newidle balance, per second: v7.3 (base) and series" "futex8 mc 90.0 11.0 10.0 2.0 36.5 6.0" &&
-			! grep -q ".\{73\}" "$scratch/brief.txt"'
+			cols 72 "$scratch/brief.txt"'
 	counters "$scratch/nolen.csv" --brief gate >"$scratch/brief-nolen.txt"
 	t_check "counters --brief: without a run length, totals per run, said, still in 72 columns" \
 		eval 'grep -q "^newidle balance, PER RUN (no run length): v7.3 (base) and gate\$" "$scratch/brief-nolen.txt" &&
-			! grep -q ".\{73\}" "$scratch/brief-nolen.txt"'
+			cols 72 "$scratch/brief-nolen.txt"'
 	# the waker's migrations per 1000 rounds, v7.3's (5 + 10) / 2, the gate's (1 + 2) / 2, beside its failed ones
 	{ cat "$cfx"; printf 'futex8,%s,1,main_failed_running_per_1k,%s\n' v7.3 3,1 gate 1,2; } >"$scratch/cwak.csv"
 	t_check "counters --brief: the waker's migrations per 1000 rounds (7.50, 1.50) beside its failed ones, in 72 columns" \
 		eval 'counters "$scratch/cwak.csv" --brief gate >"$scratch/brief-wak.txt" && row "$scratch/brief-wak.txt" "futex8 7.50 1.50 3.00 1.00 - -" &&
-			! grep -q ".\{73\}" "$scratch/brief-wak.txt"'
+			cols 72 "$scratch/brief-wak.txt"'
 	t_check "counters: --seconds nan is refused" refuses_with "--seconds takes a positive number" counters "$scratch/nolen.csv" --seconds nan
 	grep -v -e '_visits,' -e '_full,' -e '_pinned,' -e '_ratio[01],' "$cfx" >"$scratch/cnotel.csv"
 	counters "$scratch/cnotel.csv" >"$scratch/cnotel.txt"
@@ -323,8 +330,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	{ cat "$cfx"; echo "futex8,gate,1,dom_mc_visits,many,2"; } >"$scratch/badv.csv"
 	printf '\377\376\n' >"$scratch/bin.csv"
 	while IFS='|' read -r csv err what; do
-		rc=0
-		counters "$scratch/$csv" >/dev/null 2>"$scratch/cnt.err" || rc=$?
+		runrc "$scratch/cnt.err" counters "$scratch/$csv"
 		t_check "counters: $what" eval 'test "$rc" = 2 && grep -qF -- "$err" "$scratch/cnt.err"'
 	done <<-'EOF'
 		missing.csv|is empty or missing|a missing CSV is exit 2, said
@@ -370,7 +376,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	sed -i '/ gate /d' "$scratch/k2n/runs.txt"
 	runrc "$scratch/kern-n.txt" kernels "$scratch/k1" "$scratch/k2n"
 	t_check "negative control: k2 as if it had no gate comparison (its dice, 0.97) fails that check" \
-		eval 'test "$rc" = 0 && not row "$scratch/kern-n.txt" "futex compl/s 1.00 [ +0.0]( 2.3) 1.08 [ +8.4]( 1.9)*"' 
+		eval 'test "$rc" = 0 && not row "$scratch/kern-n.txt" "futex compl/s 1.00 [ +0.0]( 2.3) 1.08 [ +8.4]( 1.9)*"'
 	t_check "kernels: NO_NI_RANDOM against each kernel's own dice" \
 		eval 'sed -n "/^NO_NI_RANDOM against/,\$p" "$scratch/kern.txt" >"$scratch/kern2.txt" &&
 			row "$scratch/kern2.txt" "futex compl/s 1.08 [ +8.4]( 1.9)* 1.21 [+20.8]( 0.6)*"'
@@ -385,22 +391,19 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 		eval 'test "$rc" = 0 && tr -s " \n" " " <"$scratch/kern3.txt" >"$scratch/kern3.flat" &&
 			grep -q "(not on every kernel, left out: hackbench completions_per_s, msg completions_per_s, sembench8 " "$scratch/kern3.flat"'
 	t_check "kernels: three columns named NAME=OUTDIR, in at most 80 columns" \
-		eval 'row "$scratch/kern3.txt" "workload metric v7.3 series exp" && ! grep -q ".\{81\}" "$scratch/kern3.txt"'
+		eval 'row "$scratch/kern3.txt" "workload metric v7.3 series exp" && cols 80 "$scratch/kern3.txt"'
 	KDIR_SECS=20 kdir k20 7.3.4-newidle-gate-gdef "futex-norandom:99 99:120 121:100 101"
 	mkdir -p "$scratch/k3"
 	cp -r "$scratch/k1" "$scratch/k1x"
 	cp "$scratch/k1/report.txt" "$scratch/k1/runs.txt" "$scratch/k3/"
-	while IFS='|' read -r err what; do
-		eval "args=($what)"
-		t_check "kernels: ${args[0]} is refused, said" refuses_with "$err" kernels "${args[@]:1}"
-	done <<-EOF
-		give two or three run directories|"one directory" "$scratch/k1"
-		give two or three run directories|"four directories" "$scratch/k1" a="$scratch/k2" b="$scratch/k2" c="$scratch/k2"
-		$scratch/k1/nonexistent holds no bench/bare-metal.sh run|"a directory of no run" "$scratch/k1" "$scratch/k1/nonexistent"
-		two columns have the same name (base, base)|"two kernels of one name, unnamed" "$scratch/k1" "$scratch/k1x"
-		one run given twice|"the same run twice, named" a="$scratch/k1" b="$scratch/k1/"
-		stats: $scratch/k3/futex-norandom.csv is empty or missing|"a run without its CSV" "$scratch/k1" "$scratch/k3"
-		runs are of different run lengths (base: 10 s runs; gate: 20 s runs)|"runs of 10 s and of 20 s (tbench's MB/s halves)" "$scratch/k1" "$scratch/k20"
+	refusals kernels <<-EOF
+		kernels: one directory is refused, said|give two or three run directories|"$scratch/k1"
+		kernels: four directories is refused, said|give two or three run directories|"$scratch/k1" a="$scratch/k2" b="$scratch/k2" c="$scratch/k2"
+		kernels: a directory of no run is refused, said|$scratch/k1/nonexistent holds no bench/bare-metal.sh run|"$scratch/k1" "$scratch/k1/nonexistent"
+		kernels: two kernels of one name, unnamed is refused, said|two columns have the same name (base, base)|"$scratch/k1" "$scratch/k1x"
+		kernels: the same run twice, named is refused, said|one run given twice|a="$scratch/k1" b="$scratch/k1/"
+		kernels: a run without its CSV is refused, said|stats: $scratch/k3/futex-norandom.csv is empty or missing|"$scratch/k1" "$scratch/k3"
+		kernels: runs of 10 s and of 20 s (tbench's MB/s halves) is refused, said|runs are of different run lengths (base: 10 s runs; gate: 20 s runs)|"$scratch/k1" "$scratch/k20"
 	EOF
 	runrc "$scratch/kern-h.txt" kernels --help
 	t_check "kernels: --help is the usage, exit 0" eval 'test "$rc" = 0 && grep -q "^Usage: bench/kernels.py " "$scratch/kern-h.txt"'
@@ -503,8 +506,7 @@ bare_metal_checks() {
 	# stand-in logs the features as it finds them, and its arguments.
 	mkdir -p "$scratch/bmt" "$scratch/sb" "$scratch/sbx"
 	cp -r "$top/bench" "$top/lab" "$scratch/bmt/"
-	rm "$scratch/bmt/bench/counters.py"
-	printf '#!/bin/sh\ncase "$*" in *--brief*) exit 0 ;; esac\necho "COUNTERS of $(basename "$1")"\n' >"$scratch/bmt/bench/counters.py"
+	script "$scratch/bmt/bench/counters.py" 'case "$*" in *--brief*) exit 0 ;; esac' 'echo "COUNTERS of $(basename "$1")"'
 	# standin DIR NAME OUTPUT: a stand-in that logs "NAME features... | args", prints OUTPUT;
 	# it lasts 20 ms, two ticks of /proc/uptime, so that a run's counted_s is never 0
 	# (counters.py's rates per second, not totals per run, on every run of the test)
@@ -527,11 +529,9 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	standin sb hackbench 'echo "Time: 0.250"'
 	# schbench only where SCHBENCH says, not on PATH: bare-metal.sh copies it
 	standin sbx schbench 'echo "Wakeup Latencies percentiles (usec) runtime 1 (s) (10 total samples)"; echo "average rps: 1000.5"'
-	printf '#!/bin/sh\nexec sleep 1000\n' >"$scratch/sb/tbench_srv"
+	script "$scratch/sb/tbench_srv" 'exec sleep 1000'
 	# the machine's CPUs: 4 (schbench's least), or SB_NPROC
-	printf '#!/bin/sh\necho "${SB_NPROC:-4}"\n' >"$scratch/sb/nproc"
-	chmod +x "$scratch/sb/nproc"
-	chmod +x "$scratch/sb/tbench_srv" "$scratch/bmt/bench/counters.py"
+	script "$scratch/sb/nproc" 'echo "${SB_NPROC:-4}"'
 	echo "load" >"$scratch/client.txt"
 	echo "   1: 00000000:1B5B 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0" >"$scratch/tcp"
 	printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/bm-schedstat"
@@ -548,15 +548,19 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	bmsh=$scratch/bmt/bench/bare-metal.sh
 	# bm FEATURES OUT [SETTING=VALUE...] [COMMAND]: bare-metal.sh of the copy
 	# (run by COMMAND, as setsid) against a features stand-in holding
-	# FEATURES, the options of BM_OPT after OUT; its output in OUT.txt, its exit in rc
+	# FEATURES, the options of BM_OPT after OUT; its output in OUT.txt (bo), its exit in rc
 	bm() {
 		local feats=$1 o=$2
 		shift 2
 		echo "$feats" >"$scratch/bm-features"
 		rm -f "$scratch/sb.log" "$scratch/sb.count"
-		rc=0
-		bmenv BM_OPT= "$@" sh -c 'exec "$0" "$1" $BM_OPT' "$bmsh" "$o" >"$o.txt" 2>&1 || rc=$?
+		rc=0 bo=$o.txt
+		bmenv BM_OPT= "$@" sh -c 'exec "$0" "$1" $BM_OPT' "$bmsh" "$o" >"$bo" 2>&1 || rc=$?
 	}
+	# said RC RE [NOT]: the last bm (or runrc into bo) exited RC, a line of its output
+	# matching RE (grep's), none NOT
+	said() { test "$rc" = "$1" && grep -q -- "$2" "$bo" && { [ -z "${3:-}" ] || ! grep -q -- "$3" "$bo"; }; }
+	v73="NI_RANDOM NI_RATE"
 	bstate() { SCHED_FEATURES="$scratch/bm-features" sh -c '. "$1"; feats' sh "$top/lab/guest/sched.sh"; }
 	# the matrix starts with every feature the other way from its bases, so
 	# that each base is seen to be set
@@ -620,11 +624,10 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 
 	# v7.3: neither NI_DICE nor NI_FOUND; bench/counters.py not there
 	rm "$scratch/bmt/bench/counters.py"
-	bm "NI_RANDOM NI_RATE" "$scratch/bmv" WORKLOADS=hackbench
+	bm "$v73" "$scratch/bmv" WORKLOADS=hackbench
 	v=$scratch/bmv/report.txt
 	t_check "bare-metal: on v7.3 the comparisons it lacks are skipped, said, and without bench/counters.py ($rc)" \
-		eval 'test "$rc" = 0 && grep -qx "(the kernel has no NI_DICE: comparison gate skipped)" "$v" &&
-			grep -qx "(the kernel has no NI_FOUND: comparison NI_FOUND skipped)" "$v"'
+		eval 'test "$rc" = 0 && has -x "$v" "(the kernel has no NI_DICE: comparison gate skipped)" "(the kernel has no NI_FOUND: comparison NI_FOUND skipped)"'
 	t_check "bare-metal: and norandom alone ran" \
 		eval 'grep -q "^hackbench, norandom: " "$v" && ! grep -q "^hackbench, \(gate\|NI_FOUND\): " "$v" && ! grep -q COUNTERS "$v"'
 	# step one: v7.3, no COMPARISONS or WORKLOADS asked: norandom on sembench815,
@@ -633,7 +636,7 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	# affine), 5 ms of CPU over the stand-in's 2000 wake rounds of 1 s: 40.00, 10.00,
 	# 4.00 and 2.00 a second, 2.5 us a round
 	cp "$top/bench/counters.py" "$scratch/bmt/bench/"
-	bm "NI_RANDOM NI_RATE" "$scratch/bs1" ABA_WAKER_SCHED="$top/tests/fixtures/proc-sched"
+	bm "$v73" "$scratch/bs1" ABA_WAKER_SCHED="$top/tests/fixtures/proc-sched"
 	t_check "step one: the default on a kernel without NI_DICE, its time said before it starts ($rc)" \
 		test "$rc $(sed -n 1p "$scratch/bs1.txt")" = "0 bare-metal: step one (the kernel has no NI_DICE): norandom on sembench815 sembench8 tbench32 schbench: about 2 minutes (36 runs of 1 s: 4 workloads x (1 warm-up + 1 comparison x 2 rounds) x A B A2)"
 	t_check "step one: a norandom table for each of the 4 workloads, nothing else" \
@@ -646,7 +649,7 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	# the summary at the end of the report and of stdout: in 80 columns, about 40 lines
 	sed -n '/^Summary: /,$p' "$scratch/bs1/report.txt" >"$scratch/bs1-sum.txt"
 	t_check "step one: the summary ends report.txt and stdout, $(wc -l <"$scratch/bs1-sum.txt") lines of at most 80 columns" \
-		eval 'test "$(wc -l <"$scratch/bs1-sum.txt")" -le 45 && ! grep -q ".\{81\}" "$scratch/bs1-sum.txt" &&
+		eval 'test "$(wc -l <"$scratch/bs1-sum.txt")" -le 45 && cols 80 "$scratch/bs1-sum.txt" &&
 			test "$(tail -n 1 "$scratch/bs1/report.txt")" = "$(grep -v "^bare-metal: " "$scratch/bs1.txt" | tail -n 1)"'
 	t_check "step one: its rows, NO_NI_RANDOM against the dice, and the waker's failed running and hot per 1000 rounds" \
 		row "$scratch/bs1-sum.txt" "norandom: NO_NI_RANDOM (every visit) against NI_RANDOM (the dice)" \
@@ -661,12 +664,11 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	sed -n '/^Summary: /,$p' "$scratch/bsc/report.txt" >"$scratch/bsc-sum.txt"
 	t_check "step two: the summary's counters are the candidate's, on sembench815, not tbench32 ($rc)" \
 		eval 'test "$rc" = 0 && has -x "$scratch/bsc-sum.txt" "newidle balance, per second: NO_NI_FOUND (base) and NI_FOUND" \
-			"sembench815 *mc .*" && ! grep -q "^tbench32 *mc " "$scratch/bsc-sum.txt" &&
-			! grep -q "NI_RANDOM (base)" "$scratch/bsc-sum.txt" && grep -q "^tbench32 *mb/s " "$scratch/bsc-sum.txt"'
+			"sembench815 *mc .*" "tbench32 *mb/s .*" && ! grep -q "^tbench32 *mc \|NI_RANDOM (base)" "$scratch/bsc-sum.txt"'
 	t_check "the paste's first line: quick or full, rounds x seconds, the kernel, the CPUs" \
 		has "$scratch/bs1-sum.txt" "^Summary: step one, full, 2 rounds x 1 s; $(uname -r); $(grep -c ^processor /proc/cpuinfo) CPUs"
 	t_check "the paste: every line of step one's and step two's summaries in 72 columns" \
-		eval '! grep -q ".\{73\}" "$scratch/bs1-sum.txt" "$scratch/bsc-sum.txt" "$scratch/bmm-sum.txt"'
+		cols 72 "$scratch/bs1-sum.txt" "$scratch/bsc-sum.txt" "$scratch/bmm-sum.txt"
 	t_check "step one: 'no positive control' said once, in the report's head, not under each of the 4 tables" \
 		eval 'test "$(grep -ci "no positive control" "$scratch/bs1/report.txt")" = 1 &&
 			sed "/^$/q" "$scratch/bs1/report.txt" >"$scratch/bs1-head.txt" && grep -q "^No positive control: " "$scratch/bs1-head.txt"'
@@ -686,99 +688,96 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 		readme_times "$top/README.md"
 	sed 's/--step1 --quick     # about [0-9]*/--step1 --quick     # about 99/' "$top/README.md" >"$scratch/README.wrong"
 	t_check "negative control: a README with another time fails that check" not readme_times "$scratch/README.wrong"
+	# step one's quick run, from its defaults: 4 workloads x (1 warm-up + 3 rounds) x 3 runs of 10 + 1 s
+	q1=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" --step1 --time | sed -n 's/^quick: //p')
+	t_check "step one: --quick takes at most 15 minutes ($q1)" \
+		test "$q1" = "about 9 minutes (48 runs of 10 s: 4 workloads x (1 warm-up + 1 comparison x 3 rounds) x A B A2)"
+	# --time: the time --check gives, on v7.3 (step one) and on the series (norandom, gate)
+	tq() { echo "$1" >"$scratch/bm-features"; bmenv RUNS= SECONDS_PER_RUN= "$bmsh" --time | sed -n 's/^quick: //p'; }
+	cq() { bm "$1" "$scratch/bt" RUNS= SECONDS_PER_RUN= BM_OPT="--quick --check"; sed -n 's/^bare-metal: .* on [^:]*: \(about .*\)/\1/p' "$bo"; }
+	for k in "$v73" "NI_RANDOM NI_RATE NI_GATE"; do
+		t_check "--time on a kernel of $k: --check --quick's time ($(cq "$k"))" eval 'test -n "$(cq "$k")" && test "$(tq "$k")" = "$(cq "$k")"'
+	done
 	# schbench's -m 4 pins to CPUs 0-3: on 2 CPUs, left out, said, and out of the time
-	bm "NI_RANDOM NI_RATE" "$scratch/bs6" SB_NPROC=2
+	bm "$v73" "$scratch/bs6" SB_NPROC=2
 	t_check "step one on 2 CPUs: schbench left out, said with the time of the 3 others ($rc)" \
-		eval 'test "$rc" = 0 && has -x "$scratch/bs6.txt" "bare-metal: step one .*: norandom on sembench815 sembench8 tbench32: about 1 minute (27 runs of 1 s: 3 workloads .*; schbench left out: it needs 4 CPUs or more (its -m 4 pins to CPUs 0-3), this machine has 2" &&
+		eval 'said 0 "^bare-metal: step one .*: norandom on sembench815 sembench8 tbench32: about 1 minute (27 runs of 1 s: 3 workloads .*; schbench left out: it needs 4 CPUs or more (its -m 4 pins to CPUs 0-3), this machine has 2$" &&
 			grep -q "^Comparisons: norandom; workloads: sembench815 sembench8 tbench32; schbench left out" "$scratch/bs6/report.txt" &&
 			test ! -e "$scratch/bs6/schbench-norandom.csv"'
-	bm "NI_RANDOM NI_RATE" "$scratch/bs7" SB_NPROC=2 WORKLOADS=schbench BM_OPT=--check
-	t_check "step one on 2 CPUs: schbench alone is refused (exit 2), said ($rc)" \
-		eval 'test "$rc" = 2 && grep -q "no workload left: schbench left out: it needs 4 CPUs" "$scratch/bs7.txt"'
-	bm "NI_RANDOM NI_RATE" "$scratch/bs3" WORKLOADS=sembench8 SB_CRASH_AT=2 BM_OPT=--step1
+	bm "$v73" "$scratch/bs7" SB_NPROC=2 WORKLOADS=schbench BM_OPT=--check
+	t_check "step one on 2 CPUs: schbench alone is refused (exit 2), said ($rc)" said 2 "no workload left: schbench left out: it needs 4 CPUs"
+	bm "$v73" "$scratch/bs3" WORKLOADS=sembench8 SB_CRASH_AT=2 BM_OPT=--step1
 	t_check "step one: a sembench that fails is named, its exit status read as it ended, the results so far said ($rc)" \
-		eval 'test "$rc" != 0 && grep -q "run w1, condition B: sembench failed (exit 3)" "$scratch/bs3.txt" &&
-			grep -qx "bare-metal: sembench8, norandom failed (above); results so far: $scratch/bs3/report.txt" "$scratch/bs3.txt"'
-	# kernel lockdown (Secure Boot): debugfs there, root refused: named as the cause (a directory
-	# stands in for the file it cannot read)
+		eval 'test "$rc" != 0 && grep -q "run w1, condition B: sembench failed (exit 3)" "$bo" &&
+			grep -qx "bare-metal: sembench8, norandom failed (above); results so far: $scratch/bs3/report.txt" "$bo"'
+	bm "GENTLE_FAIR_SLEEPERS" "$scratch/bs2"
+	t_check "step one: a kernel without NI_RANDOM is refused (exit 1), named, nothing made" \
+		eval 'said 1 "^bare-metal: the kernel has no NI_RANDOM: no comparison of .norandom. can run here$" && test ! -e "$scratch/bs2"'
+
+	# --- --check: what is missing, all at once (exit 1), nothing touched; ready, with the time.
+	# Kernel lockdown (Secure Boot): debugfs there, root refused: named as the cause (a
+	# directory stands in for the file it cannot read); root refused (EPERM) without
+	# lockdown (as on a host whose debugfs is restricted otherwise, a cat stand-in
+	# refusing the features file): not put down to lockdown
 	mkdir -p "$scratch/lockedfeat"
 	echo "none [integrity] confidentiality" >"$scratch/lockdown-on"
-	bm "NI_RANDOM NI_RATE" "$scratch/bs8" ABA_FEATURES="$scratch/lockedfeat" ABA_LOCKDOWN="$scratch/lockdown-on" BM_OPT=--check
-	t_check "--check: a features file that lockdown keeps from root is said to be lockdown's, no 'no NI_RANDOM' ($rc)" \
-		eval 'test "$rc" = 1 && grep -qx "bare-metal: missing: debugfs is restricted by kernel lockdown (Secure Boot, $scratch/lockdown-on): turn Secure Boot off in the firmware.s setup for the runs" "$scratch/bs8.txt" &&
-			! grep -q "no NI_RANDOM\|Is a directory" "$scratch/bs8.txt"'
-	bm "NI_RANDOM NI_RATE" "$scratch/bs9" ABA_FEATURES="$scratch/lockedfeat" BM_OPT=--check
-	t_check "negative control: without lockdown, the file that cannot be read is named, with why ($rc)" \
-		eval 'test "$rc" = 1 && grep -q "missing: the kernel.s sched features (.*lockedfeat: Is a directory): no comparison" "$scratch/bs9.txt" &&
-			! grep -q "lockdown" "$scratch/bs9.txt"'
-	# root refused (EPERM) without lockdown (as on a host whose debugfs is restricted
-	# otherwise): not put down to lockdown (a cat stand-in refuses the features file)
 	script "$scratch/eperm/cat" 'case "$1" in *bm-features) echo "cat: $1: Operation not permitted" >&2; exit 1 ;; esac' 'exec /bin/cat "$@"'
-	bm "NI_RANDOM NI_RATE" "$scratch/bs11" PATH="$scratch/eperm:$scratch/sb:$PATH" BM_OPT=--check
+	# check OUT [SETTING=VALUE...]: bm --check on v7.3
+	check() { bm "$v73" "$scratch/$1" "${@:2}" BM_OPT=--check; }
+	check bs8 ABA_FEATURES="$scratch/lockedfeat" ABA_LOCKDOWN="$scratch/lockdown-on"
+	t_check "--check: a features file that lockdown keeps from root is said to be lockdown's, no 'no NI_RANDOM' ($rc)" \
+		said 1 "^bare-metal: missing: debugfs is restricted by kernel lockdown (Secure Boot, $scratch/lockdown-on): turn Secure Boot off in the firmware.s setup for the runs$" "no NI_RANDOM\|Is a directory"
+	check bs9 ABA_FEATURES="$scratch/lockedfeat"
+	t_check "negative control: without lockdown, the file that cannot be read is named, with why ($rc)" \
+		said 1 "missing: the kernel.s sched features (.*lockedfeat: Is a directory): no comparison" lockdown
+	check bs11 PATH="$scratch/eperm:$scratch/sb:$PATH"
 	t_check "--check: root refused without lockdown is said so, not put down to lockdown ($rc)" \
-		eval 'test "$rc" = 1 && grep -q "missing: root may not read .*(Operation not permitted), and kernel lockdown is not on" "$scratch/bs11.txt" &&
-			! grep -q "restricted by kernel lockdown" "$scratch/bs11.txt"'
-	bm "NI_RANDOM NI_RATE" "$scratch/bs12" PATH="$scratch/eperm:$scratch/sb:$PATH" ABA_LOCKDOWN="$scratch/lockdown-on" BM_OPT=--check
-	t_check "negative control: the same refusal with lockdown on is lockdown's ($rc)" \
-		eval 'test "$rc" = 1 && grep -q "restricted by kernel lockdown" "$scratch/bs12.txt"'
+		said 1 "missing: root may not read .*(Operation not permitted), and kernel lockdown is not on" "restricted by kernel lockdown"
+	check bs12 PATH="$scratch/eperm:$scratch/sb:$PATH" ABA_LOCKDOWN="$scratch/lockdown-on"
+	t_check "negative control: the same refusal with lockdown on is lockdown's ($rc)" said 1 "restricted by kernel lockdown"
 	# debugfs: --check mounts it where it is not, and unmounts what it mounted
 	script "$scratch/mnt/mount" 'echo "mount $*" >>"$MNT_LOG"; cp "$MNT_SRC" "$ABA_FEATURES"'
 	script "$scratch/mnt/umount" 'echo "umount $*" >>"$MNT_LOG"; rm "$ABA_FEATURES"'
-	mnt() { rm -f "$scratch/mnt.log"; bm "NI_RANDOM NI_RATE" "$scratch/bs10" PATH="$scratch/mnt:$scratch/sb:$PATH" MNT_LOG="$scratch/mnt.log" \
-		MNT_SRC="$scratch/bm-features" ABA_FEATURES="$1" BM_OPT=--check; }
+	mnt() { rm -f "$scratch/mnt.log"; check bs10 PATH="$scratch/mnt:$scratch/sb:$PATH" MNT_LOG="$scratch/mnt.log" MNT_SRC="$scratch/bm-features" ABA_FEATURES="$1"; }
 	mnt "$scratch/mnt/features"
 	t_check "--check: debugfs mounted for it is unmounted after it ($rc)" \
 		eval 'test "$rc" = 0 && test "$(paste -sd" " "$scratch/mnt.log")" = "mount -t debugfs debugfs /sys/kernel/debug umount /sys/kernel/debug" &&
 			test ! -e "$scratch/mnt/features"'
 	mnt "$scratch/bm-features"
 	t_check "--check: debugfs mounted before is left mounted ($rc)" eval 'test "$rc" = 0 && test ! -e "$scratch/mnt.log"'
-	# --check: what is missing, all at once, nothing touched; ready, with the time
-	bm "NI_RANDOM NI_RATE" "$scratch/bs4" WORKLOADS="sembench8 tbench32" SEMBENCH=/nonexistent/sembench \
-		ABA_SCHEDSTATS_SYSCTL=/nonexistent/sst ABA_TBENCH_LOADFILE=/nonexistent/client.txt BM_OPT=--check
+	check bs4 WORKLOADS="sembench8 tbench32" SEMBENCH=/nonexistent/sembench ABA_SCHEDSTATS_SYSCTL=/nonexistent/sst ABA_TBENCH_LOADFILE=/nonexistent/client.txt
 	t_check "--check: what is missing, all at once (exit 1), nothing made or set ($rc)" \
-		eval 'test "$rc" = 1 && test "$(grep -c "^bare-metal: missing: " "$scratch/bs4.txt")" = 3 &&
-			has "$scratch/bs4.txt" "SEMBENCH=/nonexistent/sembench is not an executable" "CONFIG_SCHEDSTATS" "no /nonexistent/client.txt" &&
-			test ! -e "$scratch/bs4" && test "$(bstate)" = "NI_RANDOM NI_RATE"'
-	bm "NI_RANDOM NI_RATE" "$scratch/bs5" BM_OPT="--check --quick"
+		eval 'test "$rc" = 1 && test "$(grep -c "^bare-metal: missing: " "$bo")" = 3 &&
+			has "$bo" "SEMBENCH=/nonexistent/sembench is not an executable" "CONFIG_SCHEDSTATS" "no /nonexistent/client.txt" &&
+			test ! -e "$scratch/bs4" && test "$(bstate)" = "$v73"'
+	bm "$v73" "$scratch/bs5" BM_OPT="--check --quick"
 	t_check "--check: a ready machine, step one's comparison and time said (exit 0, $rc)" \
-		eval 'test "$rc" = 0 && has -x "$scratch/bs5.txt" "bare-metal: step one .*: norandom on .*: about [0-9]* minutes .*" \
-			"bare-metal: ready (--check)" && test ! -e "$scratch/bs5"'
+		eval 'test "$rc" = 0 && has -x "$bo" "bare-metal: step one .*: norandom on .*: about [0-9]* minutes .*" "bare-metal: ready (--check)" &&
+			test ! -e "$scratch/bs5"'
 	# ready only where the run can start: a program given is a file; one fetched, its URL
 	# reachable (offline: a local clone); OUTDIR new, where it can be made
 	mkdir -p "$scratch/old"
 	: >"$scratch/old/report.txt"
 	: >"$scratch/afile"
 	git init -q "$scratch/clone" && git -C "$scratch/clone" -c user.name=t -c user.email=t@x commit -q --allow-empty -m x
-	bm "NI_RANDOM NI_RATE" "$scratch/bs14" WORKLOADS=sembench8 SEMBENCH="$scratch/old" BM_OPT=--check
-	t_check "--check: SEMBENCH= a directory is refused, said ($rc)" \
-		eval 'test "$rc" = 1 && grep -qF "missing: SEMBENCH=$scratch/old is not an executable file" "$scratch/bs14.txt"'
-	bm "NI_RANDOM NI_RATE" "$scratch/bs15" WORKLOADS=sembench8 SEMBENCH= SEMBENCH_URL="$scratch/nosuch" BM_OPT=--check
+	check bs14 WORKLOADS=sembench8 SEMBENCH="$scratch/old"
+	t_check "--check: SEMBENCH= a directory is refused, said ($rc)" said 1 "missing: SEMBENCH=$scratch/old is not an executable file"
+	check bs15 WORKLOADS=sembench8 SEMBENCH= SEMBENCH_URL="$scratch/nosuch"
 	t_check "--check: sembench's URL out of reach (offline) is missing, with the offline route ($rc)" \
-		eval 'test "$rc" = 1 && grep -qF "missing: sembench from $scratch/nosuch (git ls-remote, 20 s); offline: SEMBENCH=a built sembench, or SEMBENCH_URL=a clone" "$scratch/bs15.txt"'
-	bm "NI_RANDOM NI_RATE" "$scratch/bs16" WORKLOADS=sembench8 SEMBENCH= SEMBENCH_URL="$scratch/clone" BM_OPT=--check
+		said 1 "missing: sembench from $scratch/nosuch (git ls-remote, 20 s); offline: SEMBENCH=a built sembench, or SEMBENCH_URL=a clone"
+	check bs16 WORKLOADS=sembench8 SEMBENCH= SEMBENCH_URL="$scratch/clone"
 	t_check "negative control: SEMBENCH_URL= a local clone is ready ($rc)" test "$rc" = 0
-	bm "NI_RANDOM NI_RATE" "$scratch/old" WORKLOADS=hackbench BM_OPT=--check
-	t_check "--check: an OUTDIR holding an earlier run is refused, said ($rc)" \
-		eval 'test "$rc" = 1 && grep -qF "missing: a new OUTDIR: $scratch/old holds files" "$scratch/old.txt"'
-	runrc "$scratch/bs17.txt" bmenv WORKLOADS=hackbench "$bmsh" --check "$scratch/afile/out"
-	t_check "--check: an OUTDIR that cannot be made is refused, said ($rc)" \
-		eval 'test "$rc" = 1 && grep -qF "missing: a writable OUTDIR: $scratch/afile is not a directory it can write" "$scratch/bs17.txt"'
-	# --time: the time --check gives, on v7.3 (step one) and on the series (norandom, gate)
-	tq() { echo "$1" >"$scratch/bm-features"; bmenv RUNS= SECONDS_PER_RUN= "$bmsh" --time | sed -n 's/^quick: //p'; }
-	cq() { bm "$1" "$scratch/bt" RUNS= SECONDS_PER_RUN= BM_OPT="--quick --check"; sed -n 's/^bare-metal: .* on [^:]*: \(about .*\)/\1/p' "$scratch/bt.txt"; }
-	for k in "NI_RANDOM NI_RATE" "NI_RANDOM NI_RATE NI_GATE"; do
-		t_check "--time on a kernel of $k: --check --quick's time ($(cq "$k"))" eval 'test -n "$(cq "$k")" && test "$(tq "$k")" = "$(cq "$k")"'
-	done
-	bm "GENTLE_FAIR_SLEEPERS" "$scratch/bs2"
-	t_check "step one: a kernel without NI_RANDOM is refused (exit 1), named, nothing made" \
-		eval 'test "$rc" = 1 && grep -qx "bare-metal: the kernel has no NI_RANDOM: no comparison of .norandom. can run here" "$scratch/bs2.txt" &&
-			test ! -e "$scratch/bs2"'
+	check old WORKLOADS=hackbench
+	t_check "--check: an OUTDIR holding an earlier run is refused, said ($rc)" said 1 "missing: a new OUTDIR: $scratch/old holds files"
+	bo=$scratch/bs17.txt
+	runrc "$bo" bmenv WORKLOADS=hackbench "$bmsh" --check "$scratch/afile/out"
+	t_check "--check: an OUTDIR that cannot be made is refused, said ($rc)" said 1 "missing: a writable OUTDIR: $scratch/afile is not a directory it can write"
 
 	# a workload that fails in the second comparison, after the first set
 	# NI_DICE (aba.sh puts back only its own feature, as the comparison found it)
 	bm "$patched" "$scratch/bmf" WORKLOADS=hackbench SB_CRASH_AT=11
 	t_check "bare-metal: a workload that fails stops the run, naming it ($rc)" \
-		eval 'test "$rc" != 0 && grep -q "condition B: hackbench failed (exit 3)" "$scratch/bmf.txt"'
+		eval 'test "$rc" != 0 && grep -q "condition B: hackbench failed (exit 3)" "$bo"'
 	t_check "bare-metal: and every feature it set is put back ($(bstate))" test "$(bstate)" = "$patched"
 	inc="INCOMPLETE, not run to its end: hackbench-gate hackbench-NI_FOUND"
 	t_check "bare-metal: its report.txt ends INCOMPLETE, naming the runs it lacks" test "$(tail -n 1 "$scratch/bmf/report.txt")" = "$inc"
@@ -799,12 +798,12 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	rm -f "$scratch/mnt.log"
 	runrc "$scratch/bmk2.txt" bmenv WORKLOADS=hackbench PATH="$scratch/mnt:$scratch/sb:$PATH" MNT_LOG="$scratch/mnt.log" \
 		MNT_SRC="$scratch/bm-features" ABA_FEATURES="$scratch/mnt/features" "$bmsh" "$scratch/bmk2"
+	running="another run is going on: pid $(cat "$scratch/sb.hung"), OUTDIR $scratch/bmk ("
 	t_check "bare-metal: a second copy while one runs is refused (exit 2), naming its pid and OUTDIR; nothing made, mounted or set ($rc)" \
-		eval 'test "$rc" = 2 && grep -qF "another run is going on: pid $(cat "$scratch/sb.hung"), OUTDIR $scratch/bmk (" "$scratch/bmk2.txt" &&
+		eval 'test "$rc" = 2 && grep -qF "$running" "$scratch/bmk2.txt" &&
 			test ! -e "$scratch/bmk2" && test ! -e "$scratch/mnt.log" && cmp -s "$scratch/bm-features" "$scratch/bmk-features"'
 	runrc "$scratch/bmk3.txt" bmenv WORKLOADS=hackbench "$bmsh" --check
-	t_check "bare-metal: and --check says it, not ready (exit $rc)" \
-		eval 'test "$rc" = 2 && grep -qF "another run is going on: pid $(cat "$scratch/sb.hung"), OUTDIR $scratch/bmk (" "$scratch/bmk3.txt"'
+	t_check "bare-metal: and --check says it, not ready (exit $rc)" eval 'test "$rc" = 2 && grep -qF "$running" "$scratch/bmk3.txt"'
 	kill -HUP -- -"$(cat "$scratch/sb.hung" 2>/dev/null || echo "$pid")" 2>/dev/null || true
 	rc=0
 	wait "$pid" || rc=$?
@@ -812,10 +811,6 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 		eval 'test -e "$scratch/sb.hung" && test "$rc" != 0 && test "$(bstate)" = "$patched" && test "$(cat "$scratch/bm-sst")" = 0 &&
 			test ! -L "$scratch/bm.lock"'
 	t_check "bare-metal: and its report.txt ends INCOMPLETE, naming the runs it lacks" test "$(tail -n 1 "$scratch/bmk/report.txt")" = "$inc"
-	runrc "$scratch/bmk-report.txt" "$bmsh" --report "$scratch/bmk"
-	t_check "bare-metal --report of it: norandom's table, and INCOMPLETE under the summary's first line ($rc)" \
-		eval 'test "$rc" = 0 && grep -q "^hackbench, norandom: A/B/A" "$scratch/bmk-report.txt" &&
-			test "$(sed -n "/^Summary: /,\$p" "$scratch/bmk-report.txt" | sed -n 2p)" = "$inc"'
 	# a lock that names a process that is gone does not block the next
 	sh -c 'exit 0' &
 	dead=$!
@@ -824,79 +819,64 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	setsid sleep 60 &
 	grp=$!
 	ln -s "$dead $grp OUTDIR $scratch/gone" "$scratch/bm.lock"
-	bm "NI_RANDOM NI_RATE" "$scratch/bs19" BM_OPT=--check
+	check bs19
 	kill "$grp"
-	t_check "bare-metal: a dead run's lock whose processes live on is refused, naming their group ($rc)" \
-		eval 'test "$rc" = 2 && grep -qF "left processes running (process group $grp;" "$scratch/bs19.txt"'
+	t_check "bare-metal: a dead run's lock whose processes live on is refused, naming their group ($rc)" said 2 "left processes running (process group $grp;"
 	rm -f "$scratch/bm.lock"
 	ln -s "$dead $dead OUTDIR $scratch/gone" "$scratch/bm.lock"
-	bm "NI_RANDOM NI_RATE" "$scratch/bs18" BM_OPT=--check
+	check bs18
 	t_check "bare-metal: a lock left by a run that is gone does not block the next ($rc)" eval 'test "$rc" = 0 && test ! -L "$scratch/bm.lock"'
 
-	# bad settings and arguments: refused before anything is touched
+	# bad settings and arguments: refused (exit 2) before anything is touched, saying so
 	cp "$scratch/bm-features" "$scratch/bm-features.before"
-	untouched() { cmp -s "$scratch/bm-features" "$scratch/bm-features.before" && test ! -e "$scratch/bmbad"; }
 	# bm_bad TEXT [SETTING=VALUE...] COMMAND...: refused, exit 2, saying TEXT, nothing touched
 	bm_bad() {
 		local rc=0
 		bmenv WORKLOADS=hackbench "${@:2}" >/dev/null 2>"$scratch/bad.err" || rc=$?
-		test "$rc" = 2 && grep -qF -- "$1" "$scratch/bad.err" && untouched
+		test "$rc" = 2 && grep -qF -- "$1" "$scratch/bad.err" && cmp -s "$scratch/bm-features" "$scratch/bm-features.before" && test ! -e "$scratch/bmbad"
 	}
-	while IFS=: read -r kv err; do
-		t_check "bare-metal: $kv is refused (exit 2), saying so, and changes nothing" bm_bad "$err" "$kv" "$bmsh" "$scratch/bmbad"
-	done <<-'EOF'
-		COMPARISONS=norandom nosuch:unknown comparison 'nosuch' (norandom, gate, NI_FOUND)
-		CANDIDATES=found:CANDIDATES: 'found' is not a feature name
-		RUNS=x:RUNS takes a whole number from 2, not 'x'
-		RUNS=1:RUNS takes a whole number from 2, not '1'
-		SECONDS_PER_RUN=1.5:SECONDS_PER_RUN takes a whole number from 1
-		BENCH_CV_MAX=1.2.3:BENCH_CV_MAX takes a number (%), not '1.2.3'
-		COMPARISONS=:COMPARISONS and WORKLOADS must not be empty
-		WORKLOADS= :COMPARISONS and WORKLOADS must not be empty
+	# WHAT|TEXT|[SETTING=VALUE...] ARGUMENTS (eval'd)
+	while IFS='|' read -r what err args; do
+		eval "args=($args)"
+		t_check "$what" bm_bad "$err" "${args[@]}"
+	done <<-EOF
+		bare-metal: COMPARISONS=norandom nosuch is refused (exit 2), saying so, and changes nothing|unknown comparison 'nosuch' (norandom, gate, NI_FOUND)|COMPARISONS="norandom nosuch" "$bmsh" "$scratch/bmbad"
+		bare-metal: CANDIDATES=found is refused (exit 2), saying so, and changes nothing|CANDIDATES: 'found' is not a feature name|CANDIDATES=found "$bmsh" "$scratch/bmbad"
+		bare-metal: RUNS=x is refused (exit 2), saying so, and changes nothing|RUNS takes a whole number from 2, not 'x'|RUNS=x "$bmsh" "$scratch/bmbad"
+		step one: RUNS=1 is refused (exit 2)|RUNS takes a whole number from 2, not '1'|RUNS=1 "$bmsh" "$scratch/bmbad" --step1
+		step one: SECONDS_PER_RUN=10s is refused (exit 2)|SECONDS_PER_RUN takes a whole number from 1, not '10s'|SECONDS_PER_RUN=10s "$bmsh" --step1 "$scratch/bmbad"
+		bare-metal: BENCH_CV_MAX=1.2.3 is refused (exit 2), saying so, and changes nothing|BENCH_CV_MAX takes a number (%), not '1.2.3'|BENCH_CV_MAX=1.2.3 "$bmsh" "$scratch/bmbad"
+		bare-metal: COMPARISONS= is refused (exit 2), saying so, and changes nothing|COMPARISONS and WORKLOADS must not be empty|COMPARISONS= "$bmsh" "$scratch/bmbad"
+		bare-metal: WORKLOADS=  is refused (exit 2), saying so, and changes nothing|COMPARISONS and WORKLOADS must not be empty|WORKLOADS=" " "$bmsh" "$scratch/bmbad"
+		bare-metal: a second OUTDIR is refused (exit 2), and changes nothing|one OUTDIR only, not '$scratch/bmbad' and 'more'|"$bmsh" "$scratch/bmbad" more
+		bare-metal: an unknown option is refused (exit 2)|unknown option --step2|"$bmsh" --step2 "$scratch/bmbad"
+		bare-metal: --check with --time is refused (exit 2)|--check, --time and --report go one at a time|"$bmsh" --check --time
+		bare-metal: --report without OUTDIR is refused (exit 2)|--report takes the OUTDIR of a run|"$bmsh" --report
 	EOF
 	t_check "bare-metal: WORKLOADS=hackbench nosuch is refused (exit 2) in every mode (a run, --check, --time), nothing changed" \
 		eval 'r=0; for m in "" --check --time; do bm_bad "unknown workload '"'nosuch'"'" "WORKLOADS=hackbench nosuch" "$bmsh" $m "$scratch/bmbad" || r=1; done; test "$r" = 0'
 	t_check "bare-metal: RUNS=5 as an argument (sudo drops the environment) is refused (exit 2), with the form that works; nothing made" \
 		eval 'bm_bad "sudo env RUNS=5 bench/bare-metal.sh" sh -c "cd \"\$0\" && exec \"\$1\" RUNS=5" "$scratch" "$bmsh" && test ! -e "$scratch/RUNS=5"'
-	t_check "bare-metal: a second OUTDIR is refused (exit 2), and changes nothing" \
-		bm_bad "one OUTDIR only, not '$scratch/bmbad' and 'more'" "$bmsh" "$scratch/bmbad" more
-	t_check "step one: an extra argument is refused (exit 2)" bm_bad "one OUTDIR only, not '$scratch/bmbad' and 'x'" "$bmsh" --step1 "$scratch/bmbad" x
-	t_check "step one: RUNS=1 is refused (exit 2)" bm_bad "RUNS takes a whole number from 2, not '1'" RUNS=1 "$bmsh" "$scratch/bmbad" --step1
-	t_check "step one: SECONDS_PER_RUN=10s is refused (exit 2)" \
-		bm_bad "SECONDS_PER_RUN takes a whole number from 1, not '10s'" SECONDS_PER_RUN=10s "$bmsh" --step1 "$scratch/bmbad"
-	t_check "bare-metal: an unknown option is refused (exit 2)" bm_bad "unknown option --step2" "$bmsh" --step2 "$scratch/bmbad"
 	t_check "bare-metal: an option without its dashes is refused, not taken for OUTDIR" \
 		eval 'bm_bad "'"'step1' is taken for an option: --step1"'" "$bmsh" step1 && test ! -e step1'
-	t_check "bare-metal: --check with --time is refused (exit 2)" bm_bad "--check, --time and --report go one at a time" "$bmsh" --check --time
-	t_check "bare-metal: --report without OUTDIR is refused (exit 2)" bm_bad "--report takes the OUTDIR of a run" "$bmsh" --report
 	t_check "bare-metal: --help and -h give the usage of the head comment (exit 0), in 80 columns" \
 		eval '"$bmsh" --help >"$scratch/help.txt" && "$bmsh" -h >"$scratch/h.txt" && cmp -s "$scratch/help.txt" "$scratch/h.txt" &&
 			grep -qx "Usage: sudo bench/bare-metal.sh \[--step1\] \[--quick\] \[--runs-only\] \[OUTDIR\]" "$scratch/help.txt" &&
-			! grep -q ".\{81\}" "$scratch/help.txt"'
+			cols 80 "$scratch/help.txt"'
 	t_check "one answer: --help, README and the mail ask for the quick run first, none calls the full run the one to report" \
 		eval '! grep -qi "the \(one\|run\|ones\) to report" "$scratch/help.txt" "$top/README.md" "$top/lab/data/letters/how-to-test.txt" &&
 			grep -q "sudo env RUNS=5" "$scratch/help.txt" && grep -q "SEMBENCH_URL=path" "$top/lab/data/letters/how-to-test.txt"'
-	# --quick from the defaults, every comparison there: at most 30 minutes
-	# on any machine (the runs are timed), with schbench too
-	quick() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS "$@" ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" --time | sed -n 's/^quick: about \([0-9]*\) minutes.*/\1/p'; }
-	q=$(quick -u SCHBENCH) qs=$(quick SCHBENCH=/bin/true)
-	t_check "bare-metal: --quick takes at most 30 minutes: $q, $qs with schbench" eval 'test -n "$q" && test "$q" -le 30 && test "$qs" -le 30'
-	# step one's, from its defaults: 4 workloads x (1 warm-up + 3 rounds) x 3 runs of 10 + 1 s
-	q1=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" --step1 --time | sed -n 's/^quick: //p')
-	t_check "step one: --quick takes at most 15 minutes ($q1)" \
-		test "$q1" = "about 9 minutes (48 runs of 10 s: 4 workloads x (1 warm-up + 1 comparison x 3 rounds) x A B A2)"
 
 	# bench/aba.sh's schbench parser: "average rps" first, else "rps: N"; nothing, refused
 	echo "NI_RANDOM" >"$scratch/bm-features"
-	# sch OUTPUT: aba.sh's run of a schbench that prints OUTPUT
+	# sch OUTPUT: the CSV row of aba.sh's run of a schbench that prints OUTPUT
 	sch() {
-		printf '#!/bin/sh\nprintf "%s\\n"\n' "$1" >"$scratch/sb/schbench"
-		chmod +x "$scratch/sb/schbench"
-		env PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" "$top/bench/aba.sh" -w schbench -k 1 -s 1 -c K
+		script "$scratch/sb/schbench" "printf \"$1\\n\""
+		env PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" "$top/bench/aba.sh" -w schbench -k 1 -s 1 -c K | grep '^schbench,K,1,rps,'
 	}
 	t_check "aba: schbench's rps from its 'average rps' line, before other rps lines" \
-		test "$(sch 'current rps: 5\nAverage RPS:  99.5\nrps: 7' 2>/dev/null | grep '^schbench,K,1,rps,')" = "schbench,K,1,rps,99.5,1"
-	t_check "aba: else its last 'rps: N' line" test "$(sch 'Rps percentiles (requests)\nrps: 7' 2>/dev/null | grep '^schbench,K,1,rps,')" = "schbench,K,1,rps,7,1"
+		test "$(sch 'current rps: 5\nAverage RPS:  99.5\nrps: 7' 2>/dev/null)" = "schbench,K,1,rps,99.5,1"
+	t_check "aba: else its last 'rps: N' line" test "$(sch 'Rps percentiles (requests)\nrps: 7' 2>/dev/null)" = "schbench,K,1,rps,7,1"
 	t_check "aba: schbench with no rps figure is refused, saying what it looked for" \
 		refuses_with "schbench printed no rps figure (no \"average rps: N\" line" sch "Rps percentiles (requests) runtime 1 (s)"
 }

@@ -51,35 +51,18 @@ t_check "... naming the space needed" grep -q "not enough disk space: the builds
 t_check "... and creates nothing" test ! -e "$scratch/t2"
 t_check "the lab's tree is untouched" test "$(git -C "$LINUX" rev-parse patched)" = "$head"
 
-# A series that does not apply, on a throwaway kernel-like tree.
+# A series that does not apply, on a throwaway kernel-like tree (tests/lib.sh) whose
+# main moved the patch's context after it was written.
 (
+	throwaway_series c=3
+	git -C "$scratch/up" checkout -q main && sed -i 's/^int b;/int B;/' "$scratch/up/kernel/sched/fair.c" &&
+		git -C "$scratch/up" commit -qam "sched/fair: Rename b" -m "Moves the patch's context."
 	# the disk check is its own test (above): this one must reach the series
-	export OUT=$scratch/out PATCHES=$scratch/patches BASE_TAG=base-test TESTER_OUT=$scratch/out/tk TESTER_SPACE_MB=1
-	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
-	mkdir -p "$scratch/up/kernel/sched" "$PATCHES"
-	printf 'int a;\nint b;\nint c;\nint d;\nint e;\n' >"$scratch/up/kernel/sched/fair.c"
-	git -C "$scratch/up" init -q -b main && git -C "$scratch/up" add -A && git -C "$scratch/up" commit -q -m base
-	cat >"$PATCHES/0001-sched-fair-broken.patch" <<-'EOF'
-	From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
-	From: t <t@example.org>
-	Subject: [PATCH] sched/fair: A change whose context is gone
-
-	---
-	diff --git a/kernel/sched/fair.c b/kernel/sched/fair.c
-	--- a/kernel/sched/fair.c
-	+++ b/kernel/sched/fair.c
-	@@ -2,3 +2,3 @@
-	 int B;
-	-int c;
-	+int c = 3;
-	 int d;
-	EOF
-	echo 0001-sched-fair-broken.patch >"$PATCHES/series"
-	KERNEL_TREE=$scratch/up KERNEL_REF=main "$tk" "$scratch/has.config" >"$scratch/apply.log" 2>&1
+	TESTER_OUT=$scratch/out/tk TESTER_SPACE_MB=1 KERNEL_TREE=$scratch/up KERNEL_REF=main "$tk" "$scratch/has.config" >"$scratch/apply.log" 2>&1
 ) && rc=0 || rc=$?
 t_check "a series that does not apply fails" test "$rc" != 0
 t_check "... naming the patch and the hunk" \
-	grep -q 'patch 0001-sched-fair-broken.patch .* does not apply .*hunk at kernel/sched/fair.c:2' "$scratch/apply.log"
+	grep -q 'patch 0001-sched-fair-Initialise-c.patch .* does not apply .*hunk at kernel/sched/fair.c:1' "$scratch/apply.log"
 t_check "... and builds no kernel" sh -c "grep -q 'no kernel built' '$scratch/apply.log' && test ! -e '$scratch/out/tk'"
 
 # The real thing, on the small config, one package built (the patched one:
