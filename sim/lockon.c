@@ -181,34 +181,6 @@ static bool lockon_pass(const struct lockon *l, unsigned int r, unsigned int j, 
 	return rel.mean >= 0.97 && rel.worst >= LOCKON_WORST * lockon_again(l, r, j).worst;
 }
 
-/* Every k, for plots: to the file $SIM_CSV names, if it does */
-static void lockon_csv(const struct lockon *l)
-{
-	const char *path = getenv("SIM_CSV");
-	unsigned int r, j, ki, v;
-	FILE *f;
-
-	if (!path || !*path)
-		return;
-	f = fopen(path, "w");
-	if (!f)
-		fail("cannot write $SIM_CSV");
-	fprintf(f, "T,jitter,k,visits");
-	for (v = 0; v < NR_LV; v++)
-		fprintf(f, ",%s", variant_name(&lockon_variants[v]));
-	fprintf(f, "\n");
-	for (r = 0; r < NR_RATE; r++)
-		for (j = 0; j < NR_JIT; j++)
-			for (ki = 0; ki < NR_K; ki++) {
-				fprintf(f, "%u,%g,%u,%lu", lockon_rates[r], lockon_jitters[j], 2 + ki,
-					lockon_visits(l, 2 + ki, lockon_rates[r]));
-				for (v = 0; v < NR_LV; v++)
-					fprintf(f, ",%lu", l->pulls[r][j][ki][v]);
-				fprintf(f, "\n");
-			}
-	fclose(f);
-}
-
 static void lockon_check(const struct lockon *l)
 {
 	static const struct { unsigned int v; const char *name; } neg[] = {
@@ -271,7 +243,6 @@ static void lockon_table(const struct lockon *l)
 		for (j = 0; j < NR_JIT; j++)
 			printf("   %3u  %5.0f%%   %.3f\n", lockon_rates[r], 100 * lockon_jitters[j],
 			       lockon_rel(l, r, j, LV_INT + 1, LV_INT).mean);
-	lockon_csv(l);
 }
 
 void lockon(bool check)
