@@ -124,6 +124,7 @@ for bin in /lab/bin/newidle_gate_test.*; do
 		cmd="$cmd & sleep $(cat "$bin.term"); kill -TERM \$!; wait \$!"
 	fi
 	clean_after "$name" newidle_gate_te sh -c "$cmd" || clean=no
+	kill_all newidle_gate_te
 	if [ "$(cat "$bin.leaves")" = maybe ]; then
 		set_knobs N NI_RANDOM NI_RATE 0
 	elif [ -s "$bin.leaves" ]; then
@@ -139,7 +140,6 @@ for bin in /lab/bin/newidle_gate_test.*; do
 	else
 		echo "# $name: $(grep -c 'Expected\|terminated by timeout' /tmp/neg.log) expected failure(s) (make check logs them)"
 	fi
-	kill_all newidle_gate_te
 	says=$(cat "$bin.says")
 	if [ -n "$says" ]; then
 		t_check "negative control: $name says '$says'" grep -qxF "$says" /tmp/neg.log
