@@ -62,7 +62,7 @@
 #   https://github.com/davidlohr/sembench-ng, SCHBENCH_URL=
 #   https://github.com/masoncl/schbench; ABA_FEATURES, ABA_SCHEDSTAT,
 #   ABA_SCHEDSTATS_SYSCTL, ABA_LOCKDOWN, ABA_LOCK and aba.sh's other ABA_*:
-#   the tests' stand-ins
+#   the tests' stand-ins. Under sudo, OUTDIR goes to SUDO_UID:SUDO_GID.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bare-metal: $*" >&2; exit 1; }
@@ -93,7 +93,7 @@ for lib in "$here/../lab/guest/sched.sh" /lab/sched.sh; do [ -f "$lib" ] && brea
 lock=${ABA_LOCK:-/run/newidle-bench.lock} locked="" mounted="" unread="" orig="" started=""
 for _ in 1 2; do
 	[ -z "$time_only$report_only" ] || break
-	ln -s "$$ $(cut -d' ' -f5 /proc/$$/stat) ${check_only:+--check}${check_only:-OUTDIR $out}" "$lock" 2>/dev/null && locked=1 && break
+	ln -s "$$ $(cut -d' ' -f5 /proc/$$/stat) $([ -n "$check_only" ] && echo --check || echo "OUTDIR $out")" "$lock" 2>/dev/null && locked=1 && break
 	h=$(readlink "$lock") || break
 	set -- $h
 	[ ! -d "/proc/$1" ] || bad "another run is going on: pid $1, ${h#* * } (one at a time; its lock: $lock)"
@@ -107,6 +107,8 @@ leave() {
 	for s in $orig; do set_feat "$s" || echo "bare-metal: could not put $s back" >&2; done
 	[ -z "$mounted" ] || umount /sys/kernel/debug || echo "bare-metal: could not unmount /sys/kernel/debug" >&2
 	[ -z "$started" ] || incomplete >>"$out/report.txt"
+	# under sudo, the results are the user's
+	[ -z "$started" ] || [ -z "${SUDO_UID:-}" ] || chown -R "$SUDO_UID:${SUDO_GID:-}" "$out" || true
 	[ -z "$locked" ] || rm -f "$lock"
 }
 trap leave EXIT
@@ -183,9 +185,11 @@ report_one() {
 summary() (
 	cd "$out"
 	r=$(sed -n 's/^Runs:.* \([a-z]*\): per workload .* \([0-9]*\) rounds of A B A2, \([0-9]*\) s each.*/\1, \2 rounds x \3 s/p' report.txt)
-	m=$(sed -n 's/^Machine: \(.*\), \([0-9]*\) CPUs; kernel \([^;]*\);.*/\3; \2 CPUs, \1/p' report.txt)
+	m=$(sed -n 's/^Machine: \(.*\), \([0-9]*\) CPUs; .*/\2 CPUs, \1/p' report.txt)
 	! grep -q '^Runs: step one' report.txt || r="step one, $r"
+	# a kernel's name may be long: the CPUs on the first line, the kernel and harness on the second
 	echo "Summary: $r; $m" | sed 's/([RT]M*)//g; s/ CPU / /; s/ @ .*//' | cut -c1-72
+	echo "Kernel: $(sed -n 's/^Machine: .* CPUs; kernel \([^;]*\);.*/\1/p' report.txt); harness $(sed -n 's/^Harness: //p' report.txt)" | cut -c1-72
 	incomplete
 	cs=$(awk '!s[$2]++ { print $2 }' runs.txt) cn="" only=""
 	for c in $cs; do
@@ -238,7 +242,8 @@ prog() {
 		[ -f "$3" ] && [ -x "$3" ] || lack "$2=$3 is not an executable file (a built $1; its source: ${2}_URL=a clone)"
 	elif wants "$1"; then
 		fetch=1
-		! command -v git >/dev/null || GIT_TERMINAL_PROMPT=0 timeout 20 git ls-remote "$4" >/dev/null 2>&1 ||
+		# in the background: Ctrl-C acts at once (timeout gives git a process group of its own)
+		! command -v git >/dev/null || { GIT_TERMINAL_PROMPT=0 timeout 20 git ls-remote "$4" >/dev/null 2>&1 & wait $!; } ||
 			lack "$1 from $4 (git ls-remote, 20 s); offline: $2=a built $1, or ${2}_URL=a clone of it"
 	fi
 }
@@ -252,10 +257,10 @@ if [ -z "$time_only" ]; then
 	while [ ! -e "$d" ]; do d=$(dirname "$d"); done
 	if [ ! -d "$d" ] || [ ! -w "$d" ]; then lack "a writable OUTDIR: $d is not a directory it can write"
 	elif [ "$d" = "$out" ] && [ -n "$(ls -A "$out")" ]; then lack "a new OUTDIR: $out holds files (an earlier run? another OUTDIR)"; fi
-	[ -w "$F" ] || lack "a writable $F (CONFIG_DEBUG_FS, debugfs mounted, root)"
+	[ -w "$F" ] || [ "$(id -u)" != 0 ] || lack "a writable $F (CONFIG_DEBUG_FS, debugfs mounted)"
 	# the sysctl is root's alone: without root, not said missing
 	sst=${ABA_SCHEDSTATS_SYSCTL:-/proc/sys/kernel/sched_schedstats}
-	for f in "${ABA_SCHEDSTAT:-/proc/schedstat}" "$sst"; do [ -e "$f" ] || lack "CONFIG_SCHEDSTATS, for the counters (no $f)"; done
+	for f in "${ABA_SCHEDSTAT:-/proc/schedstat}" "$sst"; do [ -e "$f" ] || { lack "CONFIG_SCHEDSTATS, for the counters (no $f)"; break; }; done
 fi
 for p in ${fetch:+git gcc make}; do
 	command -v "$p" >/dev/null || lack "$p, to fetch and build sembench and schbench (Debian and Fedora: $p)"
@@ -285,18 +290,20 @@ if [ -n "$time_only" ] && [ -n "$unread" ]; then
 	runnable=$comparisons
 	echo "kernel: not read (${unread#cat: }); assumed to have $comparisons"
 elif [ -n "$unread" ]; then
+	# without root, root alone is missing (said above)
+	[ -n "${ABA_FEATURES:-}" ] || [ "$(id -u)" = 0 ] || exit 1
 	# lockdown where it says so; a refusal without it has another cause
 	if grep -qs '\[integrity\]\|\[confidentiality\]' "$LK"; then
 		lack "debugfs is restricted by kernel lockdown (Secure Boot, $LK): turn Secure Boot off in the firmware's setup for the runs"
 	elif case $unread in *"not permitted"*) ;; *) false ;; esac; then
-		lack "root may not read $F (Operation not permitted), and kernel lockdown is not on ($([ -r "$LK" ] && echo "$LK" || echo "or $LK cannot be read: mount -t securityfs securityfs /sys/kernel/security")): the debugfs= boot option or a security module restricts debugfs"
+		lack "root may not read $F (Operation not permitted): $([ -r "$LK" ] && echo "kernel lockdown is off ($LK), so the debugfs= boot option or a security module restricts debugfs" || echo "kernel lockdown could not be checked ($LK: mount -t securityfs securityfs /sys/kernel/security, then --check again)")"
 	else
 		lack "the kernel's sched features (${unread#cat: }): no comparison can be checked"
 	fi
 	exit 1
 else
 	for c in $comparisons; do lacks "$c" >/dev/null || runnable="$runnable $c"; done
-	[ -n "$runnable" ] || die "the kernel has no$(for c in $comparisons; do printf ' %s' "$(lacks "$c")"; done): no comparison of '$comparisons' can run here"
+	[ -n "$runnable" ] || die "the kernel has no$(for c in $comparisons; do printf ' %s' "$(lacks "$c")"; done): no comparison of '$comparisons' can run here (boot v7.3, or a kernel of make tester-kernels)"
 	[ -z "$time_only" ] || echo "kernel: $(uname -r), ${step1:+step one$why: }$(echo $runnable)$left"
 fi
 nc=$(echo $runnable | wc -w)
@@ -360,6 +367,7 @@ toggled() {
 {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \
 		"kernel $(uname -r); features: $(feats)"
+	echo "Harness: $(git -c safe.directory='*' -C "$here" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
 	! command -v lscpu >/dev/null || lscpu | sed 's/^/lscpu: /'
 	cat "$out/programs.txt"
 	echo "Runs: ${step1:+step one$why; }$([ -n "$quick" ] && echo quick || echo full): per workload 1 warm-up round, then per comparison $runs rounds of A B A2," \

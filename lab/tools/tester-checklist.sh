@@ -53,12 +53,12 @@ cat <<EOF
      sudo bench/bare-metal.sh            optional, the full run on each:
          $(bm full)
    Each kernel runs the comparisons it has: the experiment kernel all of
-   them, the patched one two (two thirds of the time); the baseline runs
-   step one (bench/bare-metal.sh --step1 --time). Step one of the
-   letters, on the kernel you ran before these, needs none of the
-   kernel packages.
+   them; the patched one and the baseline run step one (bench/bare-metal.sh
+   --step1 --time). Step one of the letters, on the kernel you ran before
+   these, needs none of the kernel packages.
 5. Report back: reply to the series' thread on LKML (reply-all, plain text,
-   inline) with the summary each run prints last (its first line: the run,
-   the kernel, the CPUs); attach report.txt (it holds lscpu's output). Runs on two or three kernels, one table:
+   inline) with the summary each run prints last (its first two lines: the
+   run, the CPUs, the kernel, the harness); attach report.txt (it holds
+   lscpu's output). Runs on two or three kernels, one table:
      bench/kernels.py v7.3=OUTDIR series=OUTDIR exp=OUTDIR
 EOF

@@ -8,6 +8,7 @@
 # default: the running kernel's. Output in TESTER_OUT: the packages,
 # CHECKLIST.txt, and base/, gate/ and exp/ with each kernel's logs.
 set -euo pipefail
+case ${1:-} in -h|--help) sed -n '2,/^set /s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 . "$(dirname "$0")/../lib.sh"
 command -v apt-get >/dev/null || die "no apt-get: make tester-kernels fetches and packages with Debian's tools. On Fedora,
   the kernel's own packaging makes the RPMs: in v7.3 with patches/series applied (git am; patches/experiment/ on it, the third)
