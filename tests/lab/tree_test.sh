@@ -77,7 +77,7 @@ t_check "outbox: the fixes' letter says how to test: first tbench 32 on v7.3 and
 	eval 'says "$fixes/0000-cover-letter.patch" "three boots of each or more, the kernels alternating, about $tb minutes a boot" &&
 		says "$fixes/0000-cover-letter.patch" "git clone $LKML_HARNESS newidle-lab cd newidle-lab && git checkout $(git rev-parse --short=12 HEAD) sudo env COMPARISONS=norandom WORKLOADS=tbench32 bench/bare-metal.sh"'
 t_check "outbox: then step one's commands and times" \
-	eval 'says "$fixes/0000-cover-letter.patch" "about $(bmt quick --step1) minutes on the kernel you run now" &&
+	eval 'says "$fixes/0000-cover-letter.patch" "and about $(bmt quick --step1) minutes, in that checkout" &&
 		says "$fixes/0000-cover-letter.patch" "sudo bench/bare-metal.sh --step1 --quick --check sudo bench/bare-metal.sh --step1 --quick"'
 for c in "$gate" "$exp"; do
 	t_check "outbox: ${c##*/}'s letter points to How to test, not a copy of it" \
@@ -150,7 +150,7 @@ sed '/emulated/d' "$scratch/emulated.txt" >"$scratch/hardware.txt"
 ident "Zoë Tëster" "zoe.tester@mail.kernel-lab.org" env OUTBOX_BENCH="$scratch/hardware.txt" lab/tools/outbox.sh >"$scratch/outbox.log" 2>&1 || true
 t_check "negative control: a report from hardware is pasted" grep -q 424242 "$gate"/0000-cover-letter.patch
 t_check "outbox: with figures from hardware, a [PATCH], not an RFC" grep -q '^Subject: \[PATCH 0/5\]' "$gate"/0000-cover-letter.patch
-t_check "outbox: and the experimental set still an RFC" grep -q '^Subject: \[RFC PATCH 0/1\]' "$exp"/0000-cover-letter.patch
+t_check "outbox: and the experimental set still an RFC" grep -q '^Subject: \[RFC PATCH 0/2\]' "$exp"/0000-cover-letter.patch
 t_check "outbox: the earlier one became the previous outbox" test -d "$scratch/outbox/previous/gate"
 t_check "outbox: out/outbox was not touched" eval '! grep -qs 424242 "$OUT"/outbox/*/*0000-cover-letter.patch'
 t_check "outbox: a name that is not ASCII is RFC 2047-encoded in From:" \
