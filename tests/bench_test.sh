@@ -1,9 +1,8 @@
 #!/bin/bash
 # The benchmark harness, one half (both without an argument): host (the bench-host
-# part, no kernel): the statistics, counters, plans, make compare, msgbench and
-# bare-metal.sh's matrix on fixed data and stand-ins; guest (the bench part): a
-# smoke of each preset and bare-metal.sh in the guest. aba.sh's own checks are
-# in tests/lab/tools_test.sh.
+# part, no kernel): the statistics, aba.sh, counters, plans, make compare, collect.sh,
+# msgbench, bare-metal.sh's matrix and the tester's times on fixed data and stand-ins;
+# guest (the bench part): a smoke of each preset and bare-metal.sh in the guest.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 half=${1:-all}
@@ -13,13 +12,13 @@ case $half in host|guest|all) ;; *) echo "usage: tests/bench_test.sh [host|guest
 row() { local t r; t=$(tr -s ' ' <"$1" | sed 's/^ //'); for r in "${@:2}"; do grep -qxF -- "$r" <<<"$t" || return 1; done; }
 # cols N FILE...: no line of the FILEs is wider than N columns
 cols() { ! grep -q ".\{$(($1 + 1))\}" "${@:2}"; }
-# refusals PROGRAM: t_check of each line on stdin, WHAT|ITS STDERR SAYS|ARGUMENTS (eval'd): PROGRAM
-# refuses ARGUMENTS, saying so
+# refusals CHECK [WORD...]: t_check of each line on stdin, WHAT|TEXT|ARGUMENTS (eval'd): CHECK TEXT
+# WORD... ARGUMENTS (refusals refuses_with PROGRAM: PROGRAM refuses ARGUMENTS, its stderr saying TEXT)
 refusals() {
 	local what err args
 	while IFS='|' read -r what err args; do
 		eval "args=($args)"
-		t_check "$what" refuses_with "$err" "$1" "${args[@]}"
+		t_check "$what" "$1" "$err" "${@:2}" "${args[@]}"
 	done
 }
 
@@ -61,8 +60,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "stats: scipy's Welch t agrees" near "$(field t)" "$(welch t 110 114 111)" 0.0005
 	t_check "stats: scipy's two-sided p agrees" near "$(field p)" "$(welch p 110 114 111)" 0.00002
 	t_check "negative control: scipy's t on other data does not" not near "$(field t)" "$(welch t 110 114 112)" 0.0005
-	t_check "stats: 95% CI low +4.48%" near "$(field ci_low_pct)" 4.4754 0.001
-	t_check "stats: 95% CI high +12.35%" near "$(field ci_high_pct)" 12.3531 0.001
+	t_check "stats: 95% CI [+4.48%, +12.35%]" eval 'near "$(field ci_low_pct)" 4.4754 0.001 && near "$(field ci_high_pct)" 12.3531 0.001'
 	t_check "stats: delta against the mean of both baselines +8.41%" near "$(field delta_pct)" 8.4142 0.001
 	t_check "stats: verdict better" test "$(field verdict)" = better
 	t_check "stats: baseline drift +3.96%" near "$(field drift_pct)" 3.9604 0.001
@@ -74,7 +72,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "report: the CSV has a row per condition" test "$(grep -c '^futex,completions_per_s,' "$scratch/t.out.csv")" = 3
 	# bad input and options: refused, said, never a traceback; a nan skipped, said
 	sed 's/,boot$//; s/,1$//' "$scratch/t.csv" >"$scratch/noboot.csv"
-	refusals stats <<-EOF
+	refusals refuses_with stats <<-EOF
 		report: a missing CSV is an error, said|is empty or missing|"$scratch/missing.csv"
 		report: a CSV without the boot column is refused|not workload,condition,run,metric,value,boot|"$scratch/noboot.csv"
 		report: a --label without = is refused, naming it|argument --label: takes CONDITION=NAME, not 'X'|"$scratch/t.csv" --label X
@@ -176,6 +174,55 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "features over boots: the same boots on both sides, so paired per boot" test "$(ffield test)" = "paired over boots"
 	t_check "features over boots: without a control the report says so" grep -q 'No positive control given' "$scratch/f.txt"
 
+	# --- bench/aba.sh: a features file and workloads stood in for
+	echo "NI_RANDOM NI_RATE" >"$scratch/features"
+	script "$scratch/fake/futexbench" 'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5 wake_us_p50=3.2"' \
+		"[ ! -e '$scratch/crash' ] || exit 3"
+	aba() { env PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" "$top/bench/aba.sh" "$@"; }
+	# state NAME: a feature's state in the stand-in (its last write, as sched.sh reads it)
+	state() { SCHED_FEATURES="$scratch/features" sh -c '. "$0"; feat "$1"' "$top/lab/guest/sched.sh" "$1"; }
+	t_check "aba: an unknown workload is refused for that reason" refuses_with "unknown workload 'nosuch'" aba -w nosuch
+	t_check "negative control: a refusal for another reason is not taken for it" not refuses_with "unknown workload" aba -w futex -k x
+	aba -k 2 -s 1 -b 7 -o "$scratch/aba.csv" 2>/dev/null
+	t_check "aba: two runs of A, B, A2 measured" test "$(grep -c '^futex,A2,[12],completions_per_s,' "$scratch/aba.csv")" = 2
+	t_check "aba: the CSV's layout is bench/stats.py's, the boot (-b) last" \
+		eval 'test "$(sed -n 1p "$scratch/aba.csv")" = "workload,condition,run,metric,value,boot" &&
+			test "$(grep -c "^futex,[AB2]*,[12],completions_per_s,100.5,7$" "$scratch/aba.csv")" = 6'
+	t_check "negative control: a boot that is not a number is refused" refuses_with "take positive numbers" aba -b x
+	touch "$scratch/crash"
+	t_check "aba: a workload that crashes fails the run, naming it" refuses_with "run 1, condition A: futex failed (exit 3)" aba -k 2 -s 1 -o "$scratch/crash.csv"
+	t_check "aba: and writes no CSV" test ! -e "$scratch/crash.csv"
+	t_check "aba: and restores the feature" test "$(state NI_RANDOM)" = NI_RANDOM
+	script "$scratch/fake/futexbench" 'echo "nothing to report"'
+	t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
+	# schbench's rps: its "average rps" line first, else "rps: N"; nothing, refused.
+	# sch OUTPUT: the CSV row of aba.sh's run of a schbench that prints OUTPUT
+	sch() { script "$scratch/fake/schbench" "printf \"$1\\n\""; aba -w schbench -k 1 -s 1 -c K | grep '^schbench,K,1,rps,'; }
+	t_check "aba: schbench's rps from its 'average rps' line, before other rps lines" \
+		test "$(sch 'current rps: 5\nAverage RPS:  99.5\nrps: 7' 2>/dev/null)" = "schbench,K,1,rps,99.5,1"
+	t_check "aba: else its last 'rps: N' line" test "$(sch 'Rps percentiles (requests)\nrps: 7' 2>/dev/null)" = "schbench,K,1,rps,7,1"
+	t_check "aba: schbench with no rps figure is refused, saying what it looked for" \
+		refuses_with "schbench printed no rps figure (no \"average rps: N\" line" sch "Rps percentiles (requests) runtime 1 (s)"
+	# sembench's rate whenever a run starts: a stand-in begun at .05 and at .6 of a second of
+	# its clock (SB_PHASE), that stops at the first whole second past its start and -r ($2),
+	# its lines, 400,000 burns a second of its life (its start to its end by /proc/uptime: what
+	# aba.sh times)
+	cat >"$scratch/fake/sembench" <<-'EOF'
+	#!/bin/sh
+	sleep "$(awk -v r="$2" 'BEGIN { print r - ENVIRON["SB_PHASE"] }')"
+	awk -v st="$(cut -d' ' -f22 /proc/$$/stat)" -v r="$2" '{ t = $1 - st / 100; w = int(400000 * t); print t >ENVIRON["SB_LOG"]
+		printf "main thread burns: %d\nworker burn count total %d min 0 max 0\nrun time %d seconds %d worker burns per second\n", w / 4, w, r, w / r
+		printf "%d\n", w / r >>ENVIRON["SB_LOG"] }' /proc/uptime
+	EOF
+	chmod +x "$scratch/fake/sembench"
+	for p in 0.05 0.6; do SB_PHASE=$p SB_LOG=$scratch/sb-$p aba -w sembench8 -k 1 -s 2 -c K 2>/dev/null >"$scratch/sb-$p.csv" || true; done
+	rate() { sed -n 's/^sembench8,K,1,burns_per_s,\([0-9.]*\),.*/\1/p' "$scratch/sb-$1.csv"; }
+	own=$(sed -n 2p "$scratch/sb-0.6")
+	t_check "aba: sembench -r 2 begun at .05 and .6 of a second (ran $(head -1 "$scratch/sb-0.05") and $(head -1 "$scratch/sb-0.6") s): burns_per_s $(rate 0.05) and $(rate 0.6), within 5% of 400000" \
+		eval 'awk -v a="$(head -1 "$scratch/sb-0.05")" -v b="$(head -1 "$scratch/sb-0.6")" "BEGIN { exit !(a > 1.6 && b < 1.6) }" &&
+			near "$(rate 0.05)" 400000 20000 && near "$(rate 0.6)" 400000 20000'
+	t_check "negative control: sembench's own rate by whole seconds, begun at .6, fails it ($own)" not near "$own" 400000 20000
+
 	# --- bench/aba.sh -S: the newidle attempts of each level by how they
 	# ended, from two snapshots of /proc/schedstat v17 and lab_newidle
 	# (tests/fixtures/schedstat/*.0 before the run, *.1 after: the fake
@@ -211,6 +258,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	outcomes=(attempts balanced nobusyg nobusyq pinned failed pulls gained)
 	classes "$top/bench/aba.sh" "$sfx/lab_newidle.0" "$sfx/lab_newidle.1" "$scratch/cls.csv"
 	t_check "aba -S: mc's attempts by how they ended, over the CPUs" test "$(dom "$scratch/cls.csv" mc "${outcomes[@]}")" = "150 41 30 9 10 16 44 50"
+	t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/ssst")" = 0
 	t_check "aba -S: pkg's 30: 4 22 2 0 1 1" test "$(dom "$scratch/cls.csv" pkg "${outcomes[@]}")" = "30 4 22 2 0 1 1 1"
 	# adds_up CSV: at every level, the classes add up to the attempts
 	adds_up() {
@@ -361,9 +409,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 			IFS=: read -r wc a b a2 <<<"$r"
 			echo "${wc%-*} ${wc#*-} X A|B" >>"$scratch/$1/runs.txt"
 			{ echo "workload,condition,run,metric,value,boot"
-				for v in $a; do echo "${wc%-*},A,1,completions_per_s,$v,1"; done
-				for v in $b; do echo "${wc%-*},B,1,completions_per_s,$v,1"; done
-				for v in $a2; do echo "${wc%-*},A2,1,completions_per_s,$v,1"; done; } >"$scratch/$1/$wc.csv"
+				for c in A:"$a" B:"$b" A2:"$a2"; do for v in ${c#*:}; do echo "${wc%-*},${c%%:*},1,completions_per_s,$v,1"; done; done; } >"$scratch/$1/$wc.csv"
 		done
 	}
 	kdir k1 7.3.4-newidle-base-gabc "futex-norandom:100 102 101:110 114 111:104 106 105"
@@ -396,7 +442,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	mkdir -p "$scratch/k3"
 	cp -r "$scratch/k1" "$scratch/k1x"
 	cp "$scratch/k1/report.txt" "$scratch/k1/runs.txt" "$scratch/k3/"
-	refusals kernels <<-EOF
+	refusals refuses_with kernels <<-EOF
 		kernels: one directory is refused, said|give two or three run directories|"$scratch/k1"
 		kernels: four directories is refused, said|give two or three run directories|"$scratch/k1" a="$scratch/k2" b="$scratch/k2" c="$scratch/k2"
 		kernels: a directory of no run is refused, said|$scratch/k1/nonexistent holds no bench/bare-metal.sh run|"$scratch/k1" "$scratch/k1/nonexistent"
@@ -419,8 +465,7 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "plan: the same seed gives the same boots" cmp -s "$scratch/p1.txt" "$scratch/p2.txt"
 	t_check "negative control: another seed gives another order" not cmp -s "$scratch/p1.txt" "$scratch/p3.txt"
 	t_check "plan: v7.3, v7.3 + the off-by-one fix, the series and the experiment kernel from their bench kernels" \
-		eval 'grep -q " v7.3 bench-baseline$" "$scratch/p1.txt" && grep -q " fix1 bench-dicefix$" "$scratch/p1.txt" &&
-			grep -q " gate bench-patched$" "$scratch/p1.txt" && grep -q " dice bench-experiment$" "$scratch/p1.txt"'
+		has "$scratch/p1.txt" " v7.3 bench-baseline$" " fix1 bench-dicefix$" " gate bench-patched$" " dice bench-experiment$"
 	g=$(ls -d "$scratch"/plan/*-kernels | sed -n 1p)
 	t_check "plan: the boots differ in their delay and the workers' first CPU" test "$(grep -h '^delay_us=' "$g"/guest-*.sh | sort -u | wc -l)" -gt 1
 	# guest_of LABEL: the guest script of the first boot of LABEL in p1.txt
@@ -430,10 +475,8 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 			grep -qx "features=\"NO_NI_RATE NO_NI_RANDOM\"	# BENCH-PARAM" "$(guest_of norandom)"'
 	BENCH_PRESET=ni20 plan 42 plan20 1 >/dev/null 2>&1
 	s20=$(ls "$scratch"/plan20/*/settings.txt)
-	t_check "plan: BENCH_PRESET=ni20 is the preset planned and recorded (settings.txt: ni20, 20 vCPUs)" \
-		eval 'grep -qx "BENCH_PRESET=ni20" "$s20" && grep -qx "LAB_CPUS=20" "$s20" && grep -qx "BENCH_THREADS=2" "$s20"'
-	t_check "negative control: the default plan records ni4 and 4 vCPUs" \
-		eval 'grep -qx "BENCH_PRESET=ni4" "$g/settings.txt" && grep -qx "LAB_CPUS=4" "$g/settings.txt"'
+	t_check "plan: BENCH_PRESET=ni20 is the preset planned and recorded (settings.txt: ni20, 20 vCPUs)" has -x "$s20" BENCH_PRESET=ni20 LAB_CPUS=20 BENCH_THREADS=2
+	t_check "negative control: the default plan records ni4 and 4 vCPUs" has -x "$g/settings.txt" BENCH_PRESET=ni4 LAB_CPUS=4
 	BENCH_PLANT_KERNEL=gate BENCH_PLANT='cat /sys/kernel/debug/sched/domains/cpu0/domain0/newidle_ratio' runrc "$scratch/plant.txt" plan 42 plant 1
 	t_check "negative control: a kernel that reads more between its runs is refused before any boot ($rc)" \
 		eval 'test "$rc" != 0 && grep -q "does other work around its runs" "$scratch/plant.txt"'
@@ -479,6 +522,14 @@ print({"t": r.statistic, "p": r.pvalue}[sys.argv[1]])' "$@"; }
 	t_check "negative control: a kernel the table does not have is refused, naming those it has" \
 		refuses_with "unknown bench kernel 'nosuch' (lab/data/bench-kernels: v7.3 fix1 gate norandom dice found)" \
 		env BENCH_KERNELS="gate nosuch" BENCH_PLAN_ONLY=1 BENCH_OUT="$scratch/planx" "$top/bench/bench.sh" kernels
+	# --- bench/collect.sh: the measurements in a benchmark console
+	printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5,3\nBENCH-CSV-END futex\nBENCH-CSV-BEGIN futex NI_DICE\nfutex,B,1,completions_per_s,2.5,3\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
+	t_check "collect: the rows of a console, a features block's conditions tagged with its feature" \
+		test "$("$top/bench/collect.sh" "$scratch/good.txt" | paste -sd' ')" = "futex,A,1,completions_per_s,1.5,3 futex,NI_DICE:B,1,completions_per_s,2.5,3"
+	printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/empty.txt"
+	t_check "collect: a console without measurements is an error, said" refuses_with "no measurements in" "$top/bench/collect.sh" "$scratch/empty.txt"
+	printf 'LAB-BEGIN x\naba: run 1, condition A: futex failed (exit 3)\nBENCH-FAILED futex\nLAB-RESULT rc=0\n' >"$scratch/failed.txt"
+	t_check "collect: a workload failed in the guest is an error, shown" refuses_with "futex failed (exit 3)" "$top/bench/collect.sh" "$scratch/failed.txt"
 }
 
 bare_metal_checks() {
@@ -528,6 +579,7 @@ SB
 echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 avg 1"; echo "run time 1 seconds 12345 worker burns per second"'
 	standin sb tbench 'echo "Throughput $(($3 * 10)) MB/sec  $3 clients  $3 procs  max_latency=1.000 ms"'
 	standin sb hackbench 'echo "Time: 0.250"'
+	standin sb futexbench 'echo "threads=8 wake=4 seconds=1 completions_per_s=200.5"; echo "interval t_ms=250 completions=50"'
 	# schbench only where SCHBENCH says, not on PATH: bare-metal.sh copies it
 	standin sbx schbench 'echo "Wakeup Latencies percentiles (usec) runtime 1 (s) (10 total samples)"; echo "average rps: 1000.5"'
 	script "$scratch/sb/tbench_srv" 'exec sleep 1000'
@@ -569,8 +621,9 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	bm "$other" "$scratch/bmm"
 	mrc=$rc
 	mv "$scratch/sb.log" "$scratch/sb-main.log" 2>/dev/null || : >"$scratch/sb-main.log"
-	# and NI_FOUND first, then gate: NI_FOUND's NI_DICE, and gate's NO_NI_FOUND after it
-	bm "$other" "$scratch/bmc" WORKLOADS=hackbench COMPARISONS="NI_FOUND gate"
+	# and NI_FOUND first, then gate: NI_FOUND's NI_DICE, and gate's NO_NI_FOUND after it;
+	# futex8 beside sembench815
+	bm "$other" "$scratch/bmc" WORKLOADS="sembench815 futex8" COMPARISONS="NI_FOUND gate"
 	cat "$scratch/sb-main.log" "$scratch/sb.log" >"$scratch/sb-both.log" 2>/dev/null || true
 	# --runs-only (the lab's guest, no scipy) then --report (the host): the
 	# same tables as one run; a directory of no such run is refused
@@ -622,6 +675,12 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	t_check "bare-metal: gate's B (NO_NI_DICE) ran with NI_RANDOM and NO_NI_FOUND" ran_with " NO_NI_DICE " "^[a-z0-9]* NI_RANDOM NI_RATE NO_NI_DICE NO_NI_FOUND |"
 	t_check "bare-metal: NI_FOUND's A ran with NI_RANDOM and NI_DICE" ran_with " NI_FOUND |" "^[a-z0-9]* NI_RANDOM NI_RATE NI_DICE NI_FOUND |"
 	t_check "bare-metal: every feature it set put back as it was ($(bstate))" test "$(bstate)" = "$other"
+	t_check "bare-metal: futex8 measured beside sembench815" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bmc/futex8-gate.csv"
+	t_check "bare-metal: the report names the binary, with its sha256, and both workloads" \
+		has "$scratch/bmc/report.txt" "sembench: the tester.s binary, $scratch/sb/sembench, sha256 $(sha256sum "$scratch/sb/sembench" | cut -d' ' -f1)$" \
+		"sembench815, gate: A/B/A of NI_DICE" "futex8, gate: A/B/A of NI_DICE"
+	t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
+		has "$scratch/bmc/report.txt" "ni_lb_count (explains" "A2 NI_DICE (the dice) again: baseline 0$"
 
 	# v7.3: neither NI_DICE nor NI_FOUND; bench/counters.py not there
 	rm "$scratch/bmt/bench/counters.py"
@@ -676,30 +735,6 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 			sed "/^$/q" "$scratch/bs1/report.txt" >"$scratch/bs1-head.txt" && grep -q "^No positive control: " "$scratch/bs1-head.txt"'
 	"$top/bench/stats.py" "$scratch/bs1/sembench815-norandom.csv" >"$scratch/bs1-ctl.txt" || true
 	t_check "negative control: a table made without --no-control says it itself" grep -q "^No positive control given" "$scratch/bs1-ctl.txt"
-	# the README's times are bare-metal.sh's, from its defaults (the letters' are
-	# made from it by make outbox, the checklist's by tester-checklist.sh)
-	bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" "${@:2}" --time |
-		sed -n "s/^$1: about \([0-9]*\) minutes.*/\1/p"; }
-	readme_times() {
-		grep -q -- "--step1 --quick  *# about $(bmt quick --step1) minutes" "$1" &&
-			grep -q -- "--step1  *# the full run, when asked for: about $(bmt full --step1) minutes" "$1" &&
-			grep -q -- "bare-metal.sh --quick  *# about $(bmt quick) minutes" "$1" &&
-			tr '\n' ' ' <"$1" | tr -s ' ' >"$scratch/readme1" && grep -qF -- "about $(bmt full) minutes a kernel; step one's: about $(bmt full --step1) minutes" "$scratch/readme1"
-	}
-	t_check "README: its four times for testers are bare-metal.sh --time's ($(bmt quick --step1), $(bmt full --step1), $(bmt quick), $(bmt full) minutes)" \
-		readme_times "$top/README.md"
-	sed 's/--step1 --quick     # about [0-9]*/--step1 --quick     # about 99/' "$top/README.md" >"$scratch/README.wrong"
-	t_check "negative control: a README with another time fails that check" not readme_times "$scratch/README.wrong"
-	# step one's quick run, from its defaults: 4 workloads x (1 warm-up + 3 rounds) x 3 runs of 10 + 1 s
-	q1=$(env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" --step1 --time | sed -n 's/^quick: //p')
-	t_check "step one: --quick takes at most 15 minutes ($q1)" \
-		test "$q1" = "about 9 minutes (48 runs of 10 s: 4 workloads x (1 warm-up + 1 comparison x 3 rounds) x A B A2)"
-	# --time: the time --check gives, on v7.3 (step one) and on the series (norandom, gate)
-	tq() { echo "$1" >"$scratch/bm-features"; bmenv RUNS= SECONDS_PER_RUN= "$bmsh" --time | sed -n 's/^quick: //p'; }
-	cq() { bm "$1" "$scratch/bt" RUNS= SECONDS_PER_RUN= BM_OPT="--quick --check"; sed -n 's/^bare-metal: .* on [^:]*: \(about .*\)/\1/p' "$bo"; }
-	for k in "$v73" "NI_RANDOM NI_RATE NI_GATE"; do
-		t_check "--time on a kernel of $k: --check --quick's time ($(cq "$k"))" eval 'test -n "$(cq "$k")" && test "$(tq "$k")" = "$(cq "$k")"'
-	done
 	# schbench's -m 4 pins to CPUs 0-3: on 2 CPUs, left out, said, and out of the time
 	bm "$v73" "$scratch/bs6" SB_NPROC=2
 	t_check "step one on 2 CPUs: schbench left out, said with the time of the 3 others ($rc)" \
@@ -716,6 +751,56 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	t_check "step one: a kernel without NI_RANDOM is refused (exit 1), named, nothing made" \
 		eval 'said 1 "^bare-metal: the kernel has no NI_RANDOM: no comparison of .norandom. can run here (boot v7.3, or a kernel of make tester-kernels)$" && test ! -e "$scratch/bs2"'
 
+	# --- the tester's time claims: computed by bare-metal.sh from its defaults, which its
+	# head comment states; the same in the README and the checklist (the letters' are
+	# made from it by make outbox)
+	# bmtime quick|full [--step1]: its --time for that run, from its defaults; bmt: the minutes
+	bmtime() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH -u CANDIDATES ABA_FEATURES=/nonexistent \
+		"$top/bench/bare-metal.sh" "${@:2}" --time | sed -n "s/^$1: //p"; }
+	bmt() { bmtime "$@" | sed -n 's/^about \([0-9]*\) minutes.*/\1/p'; }
+	full=$(bmtime full) quick=$(bmtime quick)
+	read -r fr fs qr qs < <(sed -n 's/.*RUNS=\([0-9]*\) .*SECONDS_PER_RUN=\([0-9]*\) s.*/\1 \2/p' "$top/bench/bare-metal.sh" | paste -sd' ')
+	nc=$(sed -n 's/^comparisons=\${COMPARISONS-\(.*\)}$/\1/p' "$top/bench/bare-metal.sh" | wc -w)
+	nw=$(sed -n 's/^workloads=\${WORKLOADS-\(.*\)}$/\1/p' "$top/bench/bare-metal.sh" | wc -w)
+	# minutes RUNS SECONDS: workloads x (a warm-up + comparisons x RUNS rounds) x A B A2, each run SECONDS + 1
+	minutes() { echo "about $(( (nw * (1 + nc * $1) * 3 * ($2 + 1) + 59) / 60 )) minutes"; }
+	t_check "bare-metal: the full run's time, from its defaults ($nw x (1 + $nc x $fr) x 3 runs of $fs + 1 s)" \
+		eval 'test -n "$full" && test "${full%% (*}" = "$(minutes "$fr" "$fs")"'
+	t_check "bare-metal: --quick's, from its defaults ($qr rounds of $qs s): at most 30 minutes" \
+		eval 'test "${quick%% (*}" = "$(minutes "$qr" "$qs")" && test "$(echo "$quick" | cut -d" " -f2)" -le 30'
+	t_check "negative control: other settings give another time" \
+		eval 'test "$(RUNS=20 ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" --time | sed -n "s/^full: //p")" != "$full"'
+	# step one's quick run, from its defaults: 4 workloads x (1 warm-up + 3 rounds) x 3 runs of 10 + 1 s
+	t_check "step one: --quick takes at most 15 minutes ($(bmtime quick --step1))" \
+		test "$(bmtime quick --step1)" = "about 9 minutes (48 runs of 10 s: 4 workloads x (1 warm-up + 1 comparison x 3 rounds) x A B A2)"
+	readme_times() {
+		grep -q -- "--step1 --quick  *# about $(bmt quick --step1) minutes" "$1" &&
+			grep -q -- "--step1  *# the full run, when asked for: about $(bmt full --step1) minutes" "$1" &&
+			grep -q -- "bare-metal.sh --quick  *# about $(bmt quick) minutes" "$1" &&
+			tr '\n' ' ' <"$1" | tr -s ' ' >"$scratch/readme1" && grep -qF -- "about $(bmt full) minutes a kernel; step one's: about $(bmt full --step1) minutes" "$scratch/readme1"
+	}
+	t_check "README: its four times for testers are bare-metal.sh --time's ($(bmt quick --step1), $(bmt full --step1), $(bmt quick), $(bmt full) minutes)" \
+		readme_times "$top/README.md"
+	sed 's/--step1 --quick     # about [0-9]*/--step1 --quick     # about 99/' "$top/README.md" >"$scratch/README.wrong"
+	t_check "negative control: a README with another time fails that check" not readme_times "$scratch/README.wrong"
+	for p in base gate; do
+		put "$scratch/deb/$p/DEBIAN/control" "Package: linux-image-7.3.4-$p" 'Version: 1' 'Architecture: all' 'Maintainer: lab <lab@localhost>' 'Description: x'
+		dpkg-deb -b "$scratch/deb/$p" "$scratch/$p.deb" >/dev/null
+	done
+	RUNS=3 "$top/lab/tools/tester-checklist.sh" "$scratch/base.deb" "$scratch/gate.deb" >"$scratch/checklist.txt"
+	t_check "tester checklist: both times as bare-metal.sh computes them from its defaults" \
+		eval 'grep -qF "$full" "$scratch/checklist.txt" && grep -qF "$quick" "$scratch/checklist.txt"'
+	# README's exit table: every status bare-metal.sh exits with, but 0 and 1 (every script's), and its 6
+	exits() { local c; for c in $(grep -oE '\<exit [0-9]+' "$top/bench/bare-metal.sh" | cut -d' ' -f2 | sort -un) 6; do
+		case $c in 0|1) ;; *) grep -qE "^\| $c \|.*bench/bare-metal\.sh" "$1" || return 1 ;; esac; done; }
+	t_check "README: its exit table has each status of bench/bare-metal.sh" exits "$top/README.md"
+	# --time: the time --check gives, on v7.3 (step one) and on the series (norandom, gate)
+	tq() { echo "$1" >"$scratch/bm-features"; bmenv RUNS= SECONDS_PER_RUN= "$bmsh" --time | sed -n 's/^quick: //p'; }
+	cq() { bm "$1" "$scratch/bt" RUNS= SECONDS_PER_RUN= BM_OPT="--quick --check"; sed -n 's/^bare-metal: .* on [^:]*: \(about .*\)/\1/p' "$bo"; }
+	for k in "$v73" "NI_RANDOM NI_RATE NI_GATE"; do
+		t_check "--time on a kernel of $k: --check --quick's time ($(cq "$k"))" eval 'test -n "$(cq "$k")" && test "$(tq "$k")" = "$(cq "$k")"'
+	done
+
 	# --- --check: what is missing, all at once (exit 1), nothing touched; ready, with the time.
 	# Kernel lockdown (Secure Boot): debugfs there, root refused: named as the cause (a
 	# directory stands in for the file it cannot read); root refused (EPERM) without
@@ -726,19 +811,26 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	script "$scratch/eperm/cat" 'case "$1" in *bm-features) echo "cat: $1: Operation not permitted" >&2; exit 1 ;; esac' 'exec /bin/cat "$@"'
 	# check OUT [SETTING=VALUE...]: bm --check on v7.3
 	check() { bm "$v73" "$scratch/$1" "${@:2}" BM_OPT=--check; }
-	check bs8 ABA_FEATURES="$scratch/lockedfeat" ABA_LOCKDOWN="$scratch/lockdown-on"
-	t_check "--check: a features file that lockdown keeps from root is said to be lockdown's, no 'no NI_RANDOM' ($rc)" \
-		said 1 "^bare-metal: missing: debugfs is restricted by kernel lockdown (Secure Boot, $scratch/lockdown-on): turn Secure Boot off in the firmware.s setup for the runs$" "no NI_RANDOM\|Is a directory"
-	check bs9 ABA_FEATURES="$scratch/lockedfeat"
-	t_check "negative control: without lockdown, the file that cannot be read is named, with why ($rc)" \
-		said 1 "missing: the kernel.s sched features (.*lockedfeat: Is a directory): no comparison" lockdown
-	check bs11 PATH="$scratch/eperm:$scratch/sb:$PATH"
-	t_check "--check: root refused without lockdown is said so, not put down to lockdown ($rc)" \
-		said 1 "missing: root may not read .*(Operation not permitted): kernel lockdown is off" "restricted by kernel lockdown"
-	check bs13 PATH="$scratch/eperm:$scratch/sb:$PATH" ABA_LOCKDOWN=/nonexistent
-	t_check "--check: lockdown that cannot be read is said unchecked, not off ($rc)" said 1 "lockdown could not be checked (/nonexistent: mount -t securityfs" "lockdown is off"
-	check bs12 PATH="$scratch/eperm:$scratch/sb:$PATH" ABA_LOCKDOWN="$scratch/lockdown-on"
-	t_check "negative control: the same refusal with lockdown on is lockdown's ($rc)" said 1 "restricted by kernel lockdown"
+	# ready only where the run can start: a program given is a file; one fetched, its URL
+	# reachable (offline: a local clone); OUTDIR new, where it can be made
+	mkdir -p "$scratch/old"
+	: >"$scratch/old/report.txt"
+	: >"$scratch/afile"
+	# refused by --check (exit 1), said: WHAT|ITS OUTPUT SAYS (grep)|OUT [SETTING=VALUE...] (eval'd)|NOR SAYS
+	while IFS='|' read -r what re args no; do
+		eval "args=($args)"
+		check "${args[@]}" </dev/null
+		t_check "$what ($rc)" said 1 "$re" "$no"
+	done <<-EOF
+		--check: a features file that lockdown keeps from root is said to be lockdown's, no 'no NI_RANDOM'|^bare-metal: missing: debugfs is restricted by kernel lockdown (Secure Boot, $scratch/lockdown-on): turn Secure Boot off in the firmware.s setup for the runs$|bs8 ABA_FEATURES="$scratch/lockedfeat" ABA_LOCKDOWN="$scratch/lockdown-on"|no NI_RANDOM\|Is a directory
+		negative control: without lockdown, the file that cannot be read is named, with why|missing: the kernel.s sched features (.*lockedfeat: Is a directory): no comparison|bs9 ABA_FEATURES="$scratch/lockedfeat"|lockdown
+		--check: root refused without lockdown is said so, not put down to lockdown|missing: root may not read .*(Operation not permitted): kernel lockdown is off|bs11 PATH="$scratch/eperm:$scratch/sb:$PATH"|restricted by kernel lockdown
+		--check: lockdown that cannot be read is said unchecked, not off|lockdown could not be checked (/nonexistent: mount -t securityfs|bs13 PATH="$scratch/eperm:$scratch/sb:$PATH" ABA_LOCKDOWN=/nonexistent|lockdown is off
+		negative control: the same refusal with lockdown on is lockdown's|restricted by kernel lockdown|bs12 PATH="$scratch/eperm:$scratch/sb:$PATH" ABA_LOCKDOWN="$scratch/lockdown-on"|
+		--check: SEMBENCH= a directory is refused, said|missing: SEMBENCH=$scratch/old is not an executable file|bs14 WORKLOADS=sembench8 SEMBENCH="$scratch/old"|
+		--check: sembench's URL out of reach (offline) is missing, with the offline route|missing: sembench from $scratch/nosuch (git ls-remote, 20 s); offline: SEMBENCH=a built sembench, or SEMBENCH_URL=a clone|bs15 WORKLOADS=sembench8 SEMBENCH= SEMBENCH_URL="$scratch/nosuch"|
+		--check: an OUTDIR holding an earlier run is refused, said|missing: a new OUTDIR: $scratch/old holds files|old WORKLOADS=hackbench|
+	EOF
 	# debugfs: --check mounts it where it is not, and unmounts what it mounted
 	script "$scratch/mnt/mount" 'echo "mount $*" >>"$MNT_LOG"; cp "$MNT_SRC" "$ABA_FEATURES"'
 	script "$scratch/mnt/umount" 'echo "umount $*" >>"$MNT_LOG"; rm "$ABA_FEATURES"'
@@ -758,32 +850,18 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	t_check "--check: a ready machine, step one's comparison and time said (exit 0, $rc)" \
 		eval 'test "$rc" = 0 && has -x "$bo" "bare-metal: step one .*: norandom on .*: about [0-9]* minutes .*" "bare-metal: ready (--check)" &&
 			test ! -e "$scratch/bs5"'
-	# ready only where the run can start: a program given is a file; one fetched, its URL
-	# reachable (offline: a local clone); OUTDIR new, where it can be made
-	mkdir -p "$scratch/old"
-	: >"$scratch/old/report.txt"
-	: >"$scratch/afile"
 	git init -q "$scratch/clone" && git -C "$scratch/clone" -c user.name=t -c user.email=t@x commit -q --allow-empty -m x
-	check bs14 WORKLOADS=sembench8 SEMBENCH="$scratch/old"
-	t_check "--check: SEMBENCH= a directory is refused, said ($rc)" said 1 "missing: SEMBENCH=$scratch/old is not an executable file"
-	check bs15 WORKLOADS=sembench8 SEMBENCH= SEMBENCH_URL="$scratch/nosuch"
-	t_check "--check: sembench's URL out of reach (offline) is missing, with the offline route ($rc)" \
-		said 1 "missing: sembench from $scratch/nosuch (git ls-remote, 20 s); offline: SEMBENCH=a built sembench, or SEMBENCH_URL=a clone"
 	script "$scratch/gl/git" "readlink '$scratch/bm.lock' >'$scratch/lock-seen'" "exec $(command -v git) \"\$@\""
 	check bs16 WORKLOADS=sembench8 SEMBENCH= SEMBENCH_URL="$scratch/clone" PATH="$scratch/gl:$scratch/sb:$PATH"
 	t_check "negative control: SEMBENCH_URL= a local clone is ready ($rc), its lock meanwhile naming --check" \
 		eval 'test "$rc" = 0 && test "$(cut -d" " -f3- "$scratch/lock-seen")" = --check'
-	check old WORKLOADS=hackbench
-	t_check "--check: an OUTDIR holding an earlier run is refused, said ($rc)" said 1 "missing: a new OUTDIR: $scratch/old holds files"
 	bo=$scratch/bs17.txt
 	runrc "$bo" bmenv WORKLOADS=hackbench "$bmsh" --check "$scratch/afile/out"
 	t_check "--check: an OUTDIR that cannot be made is refused, said ($rc)" said 1 "missing: a writable OUTDIR: $scratch/afile is not a directory it can write"
 
-	# a workload that fails in the second comparison, after the first set
-	# NI_DICE (aba.sh puts back only its own feature, as the comparison found it)
+	# a workload that fails in the second comparison (named: as step one's sembench), after the
+	# first set NI_DICE (aba.sh puts back only its own feature, as the comparison found it)
 	bm "$patched" "$scratch/bmf" WORKLOADS=hackbench SB_CRASH_AT=11
-	t_check "bare-metal: a workload that fails stops the run, naming it ($rc)" \
-		eval 'test "$rc" != 0 && grep -q "condition B: hackbench failed (exit 3)" "$bo"'
 	t_check "bare-metal: and every feature it set is put back ($(bstate))" test "$(bstate)" = "$patched"
 	inc="INCOMPLETE, not run to its end: hackbench-gate hackbench-NI_FOUND"
 	t_check "bare-metal: its report.txt ends INCOMPLETE, naming the runs it lacks" test "$(tail -n 1 "$scratch/bmf/report.txt")" = "$inc"
@@ -841,11 +919,8 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 		bmenv WORKLOADS=hackbench "${@:2}" >/dev/null 2>"$scratch/bad.err" || rc=$?
 		test "$rc" = 2 && grep -qF -- "$1" "$scratch/bad.err" && cmp -s "$scratch/bm-features" "$scratch/bm-features.before" && test ! -e "$scratch/bmbad"
 	}
-	# WHAT|TEXT|[SETTING=VALUE...] ARGUMENTS (eval'd)
-	while IFS='|' read -r what err args; do
-		eval "args=($args)"
-		t_check "$what" bm_bad "$err" "${args[@]}"
-	done <<-EOF
+	# WHAT|TEXT|[SETTING=VALUE...] ARGUMENTS
+	refusals bm_bad <<-EOF
 		bare-metal: COMPARISONS=norandom nosuch is refused (exit 2), saying so, and changes nothing|unknown comparison 'nosuch' (norandom, gate, NI_FOUND)|COMPARISONS="norandom nosuch" "$bmsh" "$scratch/bmbad"
 		bare-metal: CANDIDATES=found is refused (exit 2), saying so, and changes nothing|CANDIDATES: 'found' is not a feature name|CANDIDATES=found "$bmsh" "$scratch/bmbad"
 		bare-metal: RUNS=x is refused (exit 2), saying so, and changes nothing|RUNS takes a whole number from 2, not 'x'|RUNS=x "$bmsh" "$scratch/bmbad"
@@ -872,19 +947,6 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	t_check "one answer: --help, README and the mail ask for the quick run first, none calls the full run the one to report" \
 		eval '! grep -qi "the \(one\|run\|ones\) to report" "$scratch/help.txt" "$top/README.md" "$top/lab/data/letters/how-to-test.txt" &&
 			grep -q "sudo env RUNS=5" "$scratch/help.txt" && grep -q "SEMBENCH_URL=a local clone" "$top/lab/data/letters/how-to-test.txt"'
-
-	# bench/aba.sh's schbench parser: "average rps" first, else "rps: N"; nothing, refused
-	echo "NI_RANDOM" >"$scratch/bm-features"
-	# sch OUTPUT: the CSV row of aba.sh's run of a schbench that prints OUTPUT
-	sch() {
-		script "$scratch/sb/schbench" "printf \"$1\\n\""
-		env PATH="$scratch/sb:$PATH" ABA_FEATURES="$scratch/bm-features" "$top/bench/aba.sh" -w schbench -k 1 -s 1 -c K | grep '^schbench,K,1,rps,'
-	}
-	t_check "aba: schbench's rps from its 'average rps' line, before other rps lines" \
-		test "$(sch 'current rps: 5\nAverage RPS:  99.5\nrps: 7' 2>/dev/null)" = "schbench,K,1,rps,99.5,1"
-	t_check "aba: else its last 'rps: N' line" test "$(sch 'Rps percentiles (requests)\nrps: 7' 2>/dev/null)" = "schbench,K,1,rps,7,1"
-	t_check "aba: schbench with no rps figure is refused, saying what it looked for" \
-		refuses_with "schbench printed no rps figure (no \"average rps: N\" line" sch "Rps percentiles (requests) runtime 1 (s)"
 }
 
 guest_checks() {

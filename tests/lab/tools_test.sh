@@ -99,55 +99,6 @@ t_check "tester-kernels: without apt-get (Fedora) refused at once, with the kern
 	eval 'refuses_with "make -j\$(nproc) LOCALVERSION=-newidle-gate binrpm-pkg" env PATH="$scratch/noapt" TESTER_OUT="$scratch/tk2" \
 		lab/tools/tester-kernels.sh && test ! -e "$scratch/tk2"'
 
-# --- bench/aba.sh on the host: a fake features file and fake workloads
-echo "NI_RANDOM NI_RATE" >"$scratch/features"
-script "$scratch/fake/futexbench" 'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5 wake_us_p50=3.2"' \
-	"[ ! -e '$scratch/crash' ] || exit 3"
-aba() { env PATH="$scratch/fake:$PATH" ABA_FEATURES="$scratch/features" bench/aba.sh "$@"; }
-# state NAME: a feature's state in the stand-in (its last write, as sched.sh reads it)
-state() { SCHED_FEATURES="$scratch/features" sh -c '. lab/guest/sched.sh; feat "$1"' sh "$1"; }
-t_check "aba: an unknown workload is refused for that reason" refuses_with "unknown workload 'nosuch'" aba -w nosuch
-t_check "negative control: a refusal for another reason is not taken for it" not refuses_with "unknown workload" aba -w futex -k x
-aba -k 2 -s 1 -b 7 -o "$scratch/aba.csv" 2>/dev/null
-t_check "aba: two runs of A, B, A2 measured" test "$(grep -c '^futex,A2,[12],completions_per_s,' "$scratch/aba.csv")" = 2
-t_check "aba: the CSV's layout is bench/stats.py's, the boot (-b) last" \
-	eval 'test "$(sed -n 1p "$scratch/aba.csv")" = "workload,condition,run,metric,value,boot" &&
-		test "$(grep -c "^futex,[AB2]*,[12],completions_per_s,100.5,7$" "$scratch/aba.csv")" = 6'
-t_check "negative control: a boot that is not a number is refused" refuses_with "take positive numbers" aba -b x
-touch "$scratch/crash"
-t_check "aba: a workload that crashes fails the run, naming it" refuses_with "run 1, condition A: futex failed (exit 3)" aba -k 2 -s 1 -o "$scratch/crash.csv"
-t_check "aba: and writes no CSV" test ! -e "$scratch/crash.csv"
-t_check "aba: and restores the feature" test "$(state NI_RANDOM)" = NI_RANDOM
-# -S switches schedstats on for its reads (its counters: tests/bench_test.sh)
-printf 'version 17\ncpu0 0 0 0 0 0 0 5000000 1000000 0\ndomain0 MC 3 %s\n' "$(seq -s ' ' 1 33 | sed 's/[0-9]*/0/g')" >"$scratch/schedstat"
-echo 0 >"$scratch/sst"
-script "$scratch/fake/futexbench" 'echo "threads=8 wake=4 seconds=1 completions_per_s=100.5"'
-ABA_TELEMETRY=$scratch/none ABA_SCHEDSTAT=$scratch/schedstat ABA_SCHEDSTATS_SYSCTL=$scratch/sst aba -k 1 -s 1 -c K -S -o "$scratch/tel.csv" 2>/dev/null
-t_check "aba -S: the schedstats sysctl put back" test "$(cat "$scratch/sst")" = 0
-script "$scratch/fake/futexbench" 'echo "nothing to report"'
-t_check "aba: a workload that reports no figures fails the run" refuses_with "reported no figures" aba -k 1 -s 1 -o "$scratch/none.csv"
-# sembench's rate whenever a run starts: a stand-in begun at .05 and at .6 of a second of
-# its clock (SB_PHASE), that stops at the first whole second past its start and -r ($2),
-# its lines, 400,000 burns a second of its life (its start to its end by /proc/uptime: what
-# aba.sh times)
-cat >"$scratch/fake/sembench" <<'EOF'
-#!/bin/sh
-sleep "$(awk -v r="$2" 'BEGIN { print r - ENVIRON["SB_PHASE"] }')"
-awk -v st="$(cut -d' ' -f22 /proc/$$/stat)" -v r="$2" '{ t = $1 - st / 100; w = int(400000 * t); print t >ENVIRON["SB_LOG"]
-	printf "main thread burns: %d\nworker burn count total %d min 0 max 0\nrun time %d seconds %d worker burns per second\n", w / 4, w, r, w / r
-	printf "%d\n", w / r >>ENVIRON["SB_LOG"] }' /proc/uptime
-EOF
-chmod +x "$scratch/fake/sembench"
-# within PCT A B: A is within PCT % of B
-within() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { exit !(a != "" && a - b <= b * p / 100 && b - a <= b * p / 100) }'; }
-for p in 0.05 0.6; do SB_PHASE=$p SB_LOG=$scratch/sb-$p aba -w sembench8 -k 1 -s 2 -c K 2>/dev/null >"$scratch/sb-$p.csv" || true; done
-rate() { sed -n 's/^sembench8,K,1,burns_per_s,\([0-9.]*\),.*/\1/p' "$scratch/sb-$1.csv"; }
-own=$(sed -n 2p "$scratch/sb-0.6")
-t_check "aba: sembench -r 2 begun at .05 and .6 of a second (ran $(head -1 "$scratch/sb-0.05") and $(head -1 "$scratch/sb-0.6") s): burns_per_s $(rate 0.05) and $(rate 0.6), within 5% of 400000" \
-	eval 'awk -v a="$(head -1 "$scratch/sb-0.05")" -v b="$(head -1 "$scratch/sb-0.6")" "BEGIN { exit !(a > 1.6 && b < 1.6) }" &&
-		within 5 "$(rate 0.05)" 400000 && within 5 "$(rate 0.6)" 400000'
-t_check "negative control: sembench's own rate by whole seconds, begun at .6, fails it ($own)" not within 5 "$own" 400000
-
 # --- lab/guest/sched.sh's feature lists (make's summary reads the lines)
 echo 'GENTLE_FAIR_SLEEPERS NI_RANDOM NO_NI_RATE NI_DICE' >"$scratch/feat-list"
 sched() { SCHED_FEATURES="$scratch/feat-list" sh -c ". lab/guest/sched.sh; $1"; }
@@ -155,61 +106,6 @@ t_check "sched.sh: feats gives the newidle features on one line" test "$(sched f
 sched feat_lines >"$scratch/feat-lines"
 t_check "sched.sh: feat_lines gives each on a line of its own, the last one ended" \
 	eval 'test "$(wc -l <"$scratch/feat-lines")" = 3 && test "$(tail -1 "$scratch/feat-lines")" = NI_DICE'
-
-# --- bench/bare-metal.sh on the host: the tester's sembench binary and
-# futexbench, fakes, against the stand-in files; it must run both (sembench runs 6 s of a clock it moves)
-echo "100.00 0" >"$scratch/uptime"
-script "$scratch/bm/sembench" 'awk "{ print \$1 + 6 }" "$ABA_UPTIME" >"$ABA_UPTIME.n" && mv "$ABA_UPTIME.n" "$ABA_UPTIME"' \
-	'echo "worker burn count total 74070 min 1 max 1 avg 1"'
-script "$scratch/bm/futexbench" 'echo "threads=8 wake=4 seconds=6 completions_per_s=200.5"' \
-	'echo "interval t_ms=250 completions=50"' 'echo "interval t_ms=6000 completions=1200"'
-# NO_NI_DICE at the start: A/B/A ends on NI_DICE, so only a restore puts it back
-echo "NI_RANDOM NI_RATE NO_NI_DICE" >"$scratch/features"
-env PATH="$scratch/bm:$PATH" ABA_FEATURES="$scratch/features" ABA_UPTIME="$scratch/uptime" ABA_LOCK="$scratch/bm.lock" ABA_TELEMETRY="$scratch/none" ABA_SCHEDSTAT="$scratch/schedstat" \
-	ABA_SCHEDSTATS_SYSCTL="$scratch/sst" SEMBENCH="$scratch/bm/sembench" RUNS=2 SECONDS_PER_RUN=6 COMPARISONS="gate NI_NOSUCH" \
-	CANDIDATES=NI_NOSUCH WORKLOADS="sembench815 futex8" bench/bare-metal.sh "$scratch/bm-out" >"$scratch/bm.txt" 2>&1 || true
-t_check "bare-metal: futex8 measured beside sembench815" grep -q '^futex8,B,1,completions_per_s,200.5' "$scratch/bm-out/futex8-gate.csv"
-t_check "bare-metal: the report names the binary, with its sha256, and both workloads" \
-	has "$scratch/bm-out/report.txt" "sembench: the tester.s binary, $scratch/bm/sembench, sha256 $(sha256sum "$scratch/bm/sembench" | cut -d' ' -f1)$" \
-	"sembench815, gate: A/B/A of NI_DICE" "futex8, gate: A/B/A of NI_DICE"
-t_check "bare-metal: a counter at 0 in the baselines gets no delta, the report goes on" \
-	has "$scratch/bm-out/report.txt" "ni_lb_count (explains" "A2 NI_DICE (the dice) again: baseline 0$"
-t_check "bare-metal: the feature put back as it was, NO_NI_DICE (the stand-in's last write of it)" test "$(state NI_DICE)" = NO_NI_DICE
-
-# --- the tester's time claims: computed by bare-metal.sh from its defaults,
-# which its head comment states, and the same in the checklist and the README
-bmt() { env -u RUNS -u SECONDS_PER_RUN -u COMPARISONS -u WORKLOADS -u SCHBENCH ABA_FEATURES=/nonexistent bench/bare-metal.sh --time; }
-full=$(bmt | sed -n 's/^full: //p') quick=$(bmt | sed -n 's/^quick: //p')
-read -r fr fs qr qs < <(sed -n 's/.*RUNS=\([0-9]*\) .*SECONDS_PER_RUN=\([0-9]*\) s.*/\1 \2/p' bench/bare-metal.sh | paste -sd' ')
-nc=$(sed -n 's/^comparisons=\${COMPARISONS-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
-nw=$(sed -n 's/^workloads=\${WORKLOADS-\(.*\)}$/\1/p' bench/bare-metal.sh | wc -w)
-# minutes RUNS SECONDS: workloads x (a warm-up + comparisons x RUNS rounds) x A B A2, each run SECONDS + 1
-minutes() { echo "about $(( (nw * (1 + nc * $1) * 3 * ($2 + 1) + 59) / 60 )) minutes"; }
-t_check "bare-metal: the full run's time, from its defaults ($nw x (1 + $nc x $fr) x 3 runs of $fs + 1 s)" \
-	eval 'test -n "$full" && test "${full%% (*}" = "$(minutes "$fr" "$fs")"'
-t_check "bare-metal: --quick's, from its defaults ($qr rounds of $qs s): at most 30 minutes" \
-	eval 'test "${quick%% (*}" = "$(minutes "$qr" "$qs")" && test "$(echo "$quick" | cut -d" " -f2)" -le 30'
-t_check "negative control: other settings give another time" eval 'test "$(RUNS=20 ABA_FEATURES=/nonexistent bench/bare-metal.sh --time | sed -n "s/^full: //p")" != "$full"'
-for p in base gate; do
-	put "$scratch/deb/$p/DEBIAN/control" "Package: linux-image-7.3.4-$p" 'Version: 1' 'Architecture: all' 'Maintainer: lab <lab@localhost>' 'Description: x'
-	dpkg-deb -b "$scratch/deb/$p" "$scratch/$p.deb" >/dev/null
-done
-RUNS=3 lab/tools/tester-checklist.sh "$scratch/base.deb" "$scratch/gate.deb" >"$scratch/checklist.txt"
-t_check "tester checklist: both times as bare-metal.sh computes them from its defaults" \
-	eval 'grep -qF "$full" "$scratch/checklist.txt" && grep -qF "$quick" "$scratch/checklist.txt"'
-# README's exit table: every status bare-metal.sh exits with, but 0 and 1 (every script's), and its 6
-exits() { local c; for c in $(grep -oE '\<exit [0-9]+' bench/bare-metal.sh | cut -d' ' -f2 | sort -un) 6; do
-	case $c in 0|1) ;; *) grep -qE "^\| $c \|.*bench/bare-metal\.sh" "$1" || return 1 ;; esac; done; }
-t_check "README: its exit table has each status of bench/bare-metal.sh" exits README.md
-
-# --- bench/collect.sh: the measurements in a benchmark console
-printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nfutex,A,1,completions_per_s,1.5,3\nBENCH-CSV-END futex\nBENCH-CSV-BEGIN futex NI_DICE\nfutex,B,1,completions_per_s,2.5,3\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/good.txt"
-t_check "collect: the rows of a console, a features block's conditions tagged with its feature" \
-	test "$(bench/collect.sh "$scratch/good.txt" | paste -sd' ')" = "futex,A,1,completions_per_s,1.5,3 futex,NI_DICE:B,1,completions_per_s,2.5,3"
-printf 'LAB-BEGIN x\nBENCH-CSV-BEGIN futex\nBENCH-CSV-END futex\nLAB-RESULT rc=0\n' >"$scratch/empty.txt"
-t_check "collect: a console without measurements is an error, said" refuses_with "no measurements in" bench/collect.sh "$scratch/empty.txt"
-printf 'LAB-BEGIN x\naba: run 1, condition A: futex failed (exit 3)\nBENCH-FAILED futex\nLAB-RESULT rc=0\n' >"$scratch/failed.txt"
-t_check "collect: a workload failed in the guest is an error, shown" refuses_with "futex failed (exit 3)" bench/collect.sh "$scratch/failed.txt"
 
 # --- the rules, on the project and (negative controls) on a tree that breaks them
 t_check "rules: every script keeps its errors (set -euo pipefail / set -eu)" rule_pipefail "$top"
