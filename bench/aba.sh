@@ -286,8 +286,7 @@ measure() {
 	[ -z "$sst" ] || deltas "$tmp/s0" "$tmp/s1"
 }
 echo "workload,condition,run,metric,value,boot" >"$tmp/csv"
-round=1
-while [ $round -le $((warmups + runs)) ]; do
+for round in $(seq 1 $((warmups + runs))); do
 	i=$((round - warmups))
 	for cond in ${only:-A B A2}; do
 		r=$i
@@ -299,7 +298,6 @@ while [ $round -le $((warmups + runs)) ]; do
 			sed "s/^/# warm-up $label $cond $round: /" "$tmp/fig.run" >&2
 		fi
 	done
-	round=$((round + 1))
 done
 case $csv_out in
 /dev/stdout|-) cat "$tmp/csv" ;;

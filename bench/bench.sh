@@ -1,5 +1,5 @@
 #!/bin/bash
-# The bench's runner in the emulated guest, under bench/presets/BENCH_PRESET.conf:
+# The bench's runner in the emulated guest, under BENCH_PRESET's line of bench/presets:
 #   features (make bench): BENCH_BOOTS boots of BENCH_VARIANT, each running
 #       every workload A/B/A for each feature of BENCH_PAIRS
 #   kernels (make bench-kernels): BENCH_BOOTS rounds of a boot of each kernel

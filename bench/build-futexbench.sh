@@ -6,16 +6,12 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 usage="usage: bench/build-futexbench.sh OUTPUT [static] (OUTPUT's name: futexbench or msgbench)"
 out=${1:?$usage}
-case $(basename "$out") in
-futexbench|msgbench) src=$here/$(basename "$out").c ;;
-*) echo "$usage" >&2; exit 2 ;;
-esac
-case ${2:-} in
-static) static=-static ;;
-"") static="" ;;
+prog=$(basename "$out")
+case "$prog ${2:-}" in
+"futexbench "|"msgbench "|"futexbench static"|"msgbench static") ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac
 mkdir -p "$(dirname "$out")"
 # shellcheck disable=SC2086
-${CC:-cc} -O2 -Wall $static -pthread -o "$out.tmp" "$src"
+${CC:-cc} -O2 -Wall ${2:+-static} -pthread -o "$out.tmp" "$here/$prog.c"
 mv -f "$out.tmp" "$out"

@@ -2,21 +2,22 @@
 # The bench's host side, sourced after lab/lib.sh by bench/bench.sh and
 # bench/sweep.sh: presets, the kernels, and the one script every boot runs.
 
-# bench_preset NAME: load bench/presets/NAME.conf; the environment's settings
-# win over the preset's
+# bench_preset NAME: load NAME's line of bench/presets; the environment's
+# settings win over the preset's
 bench_preset() {
-	local f=$LAB_TOP/bench/presets/$1.conf line key
-	local need="BENCH_CPUS BENCH_SOCKETS BENCH_THREADS BENCH_WORKLOADS BENCH_SECONDS BENCH_RUNS BENCH_WARMUP_RUNS BENCH_BOOTS BENCH_REBUILD"
-	[ -f "$f" ] || die "no preset '$1' (bench/presets: $(cd "$LAB_TOP/bench/presets" && ls ./*.conf | sed 's|^\./||; s|\.conf$||' | tr '\n' ' '))"
-	while IFS= read -r line; do
-		case $line in '#'*|'') continue ;; esac
-		key=${line%%=*}
-		case " PRESET_DOC BENCH_FEATURES $need " in *" $key "*) ;; *) die "$f: unknown setting '$key'" ;; esac
-		[ -n "${!key:-}" ] || eval "$line"
-	done <"$f"
-	for key in $need; do [ -n "${!key:-}" ] || die "$f does not set $key"; done
+	local f=$LAB_TOP/bench/presets line key v i=1
+	line=$(awk -v p="$1" '!/^#/ && $1 == p' "$f")
+	[ -n "$line" ] || die "no preset '$1' (bench/presets: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$f"))"
+	read -r -a v <<<"${line%%|*}"
+	[ ${#v[@]} = 11 ] && [ "$line" != "${line#*|}" ] || die "bench/presets: the line of $1 has not 11 columns and '| DOC'"
+	for key in CPUS SOCKETS THREADS FEATURES WORKLOADS SECONDS RUNS WARMUP_RUNS BOOTS REBUILD; do
+		key=BENCH_$key
+		[ -n "${!key:-}" ] || printf -v "$key" '%s' "${v[i]//,/ }"
+		i=$((i + 1))
+	done
+	PRESET_DOC=${line#*| }
 	# empty means the preset's value, so '-' asks for no features
-	[ "${BENCH_FEATURES:-}" != - ] || BENCH_FEATURES=""
+	[ "$BENCH_FEATURES" != - ] || BENCH_FEATURES=""
 	BENCH_PRESET=$1
 	export LAB_CPUS=$BENCH_CPUS LAB_SOCKETS=$BENCH_SOCKETS LAB_THREADS=$BENCH_THREADS
 }
