@@ -348,21 +348,17 @@ check_workloads provided
 
 # the features this script writes, as they are, put back on every exit (leave)
 for f in NI_RANDOM NI_DICE $candidates; do s=$(feat "$f") && orig="$orig $s"; done
-# base CMP: the comparison's base features (its loop's bc: sh has no locals)
+# base CMP: the comparison's base features set; f the feature it toggles, ab the
+# names of A|of B (its loop's bc: sh has no locals)
 base() {
 	case $1 in
-	norandom) ! has NI_DICE || set_feat NI_DICE ;;
-	gate) set_feat NI_RANDOM ;;
-	*) { ! has NI_RANDOM || set_feat NI_RANDOM; } && { ! has NI_DICE || set_feat NI_DICE; } ;;
+	norandom) f=NI_RANDOM ab="NI_RANDOM (the dice)|NO_NI_RANDOM (every visit)" && { ! has NI_DICE || set_feat NI_DICE; } ;;
+	gate) f=NI_DICE ab="NI_DICE (the dice)|NO_NI_DICE (the gate)" && set_feat NI_RANDOM ;;
+	*) f=$1 ab="$1|NO_$1 (the dice)" && { ! has NI_RANDOM || set_feat NI_RANDOM; } && { ! has NI_DICE || set_feat NI_DICE; } ;;
 	esac || die "writing $F did not take effect"
 	for bc in $candidates; do
 		[ "$bc" = "$1" ] || ! has "$bc" || set_feat "NO_$bc" || die "writing $F did not take effect"
 	done
-}
-# the feature each comparison toggles|the name of A|of B
-toggled() {
-	case $1 in norandom) echo "NI_RANDOM|NI_RANDOM (the dice)|NO_NI_RANDOM (every visit)" ;;
-	gate) echo "NI_DICE|NI_DICE (the dice)|NO_NI_DICE (the gate)" ;; *) echo "$1|$1|NO_$1 (the dice)" ;; esac
 }
 {
 	echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(grep -c ^processor /proc/cpuinfo) CPUs;" \
@@ -385,7 +381,6 @@ for wl in $workloads; do
 	warm=1
 	for c in $runnable; do
 		base "$c"
-		ab=$(toggled "$c") && f=${ab%%|*} ab=${ab#*|}
 		set -- -w "$wl" -f "$f" -k "$runs" -s "$secs" -x "$warm" -S -o "$out/$wl-$c.csv"
 		case $wl in futex*) set -- "$@" -i 250 -u $((secs > 5 ? 5 : secs / 2)) ;; esac
 		"$here/aba.sh" "$@" || die "$wl, $c failed (above); results so far: $out/${runs_only:+runs.txt}${runs_only:-report.txt}"

@@ -17,7 +17,8 @@ echo Y >$D/verbose
 # the baseline kernel (for attributing splats) has no newidle files
 gate=1
 [ -e $D/domains/cpu0/domain0/newidle_ratio ] || gate=0
-skip() { t_skip "$*" "no newidle gate in this kernel"; }
+# gated NAME OK-TEXT FAIL-TEXT CONDITION: skipped on the baseline, else CONDITION (eval'd) passes or fails
+gated() { if [ $gate = 0 ]; then t_skip "$1" "no newidle gate in this kernel"; elif eval "$4"; then t_ok "$2"; else t_notok "$3"; fi; }
 echo "# $ncpu CPUs; targets: $HOTPLUG hotplug cycles, $REBUILDS domain rebuilds, $TOGGLES toggles"
 
 # --- load until told to stop; a futexbench start that finds its CPU offline
@@ -116,9 +117,7 @@ fw=$((tg * nf * 2 / (nf * 2 + 2)))
 	t_notok "sched/verbose toggles: $vc of $((tg - fw)) writes read back"
 [ "$tg" -ge "$TOGGLES" ] && t_ok "toggles: $tg writes" || t_notok "toggles: $tg < $TOGGLES"
 [ "$rd" -gt 0 ] && t_ok "per-domain files read during the churn: $rd" || t_notok "no per-domain file was read"
-if [ $gate = 0 ]; then skip "newidle files read during the churn"
-elif [ "$rn" -gt 0 ]; then t_ok "newidle files read during the churn: $rn"
-else t_notok "no newidle file was read"; fi
+gated "newidle files read during the churn" "newidle files read during the churn: $rn" "no newidle file was read" '[ "$rn" -gt 0 ]'
 if [ -s $T/load ]; then t_notok "workloads failed: $(sort $T/load | uniq -c | tr '\n' ' ')"
 elif [ "$(grep -c completions_per_s $T/futex.log)" = 0 ]; then t_notok "no futexbench run finished"
 else t_ok "workloads finished with results ($(grep -c completions_per_s $T/futex.log) futexbench runs; $(grep -c . $T/unbound) started as a CPU they bind to was offline)"; fi
@@ -139,9 +138,8 @@ bad=0
 	echo 777777 >"$f" 2>/dev/null && bad=$((bad + 1))
 	[ "$(cat "$f")" != 777777 ] || bad=$((bad + 1))
 done
-if [ $gate = 0 ]; then skip "writes to read-only newidle files"
-elif [ $bad = 0 ]; then t_ok "writes to read-only newidle files fail and change nothing"
-else t_notok "$bad writes to read-only newidle files took effect"; fi
+gated "writes to read-only newidle files" "writes to read-only newidle files fail and change nothing" \
+	"$bad writes to read-only newidle files took effect" '[ $bad = 0 ]'
 
 # --- end state
 off=$(grep -L 1 /sys/devices/system/cpu/cpu*/online 2>/dev/null | wc -l)
@@ -150,9 +148,7 @@ out=0
 [ $gate = 1 ] && for f in $D/domains/cpu*/domain*/newidle_ratio; do
 	[ "$(cat "$f")" -le 1024 ] || { out=$((out + 1)); echo "# out of range: $f = $(cat "$f")"; }
 done
-if [ $gate = 0 ]; then skip "every ratio in range"
-elif [ $out = 0 ]; then t_ok "every ratio in range"
-else t_notok "$out values out of range"; fi
+gated "every ratio in range" "every ratio in range" "$out values out of range" '[ $out = 0 ]'
 echo NI_RANDOM >$F; echo NI_RATE >$F
 
 # --- splats (STRESS_INJECT=1 plants one first: the negative control)

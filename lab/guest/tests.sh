@@ -125,16 +125,15 @@ for bin in /lab/bin/newidle_gate_test.*; do
 	fi
 	clean_after "$name" newidle_gate_te sh -c "$cmd" || clean=no
 	kill_all newidle_gate_te
-	if [ "$(cat "$bin.leaves")" = maybe ]; then
-		set_knobs N NI_RANDOM NI_RATE 0
-	elif [ -s "$bin.leaves" ]; then
+	# leaves: changes (seen), maybe (not checked), or none (clean)
+	leaves=$(cat "$bin.leaves")
+	if [ -z "$leaves" ]; then
+		[ $clean = yes ] && t_ok "$name leaves the knobs and no process" || t_notok "$name is not clean"
+	elif [ "$leaves" != maybe ]; then
 		[ $clean = no ] && t_ok "negative control: the changes $name leaves are seen" ||
 			t_notok "negative control: the changes $name leaves went unseen"
-		set_knobs N NI_RANDOM NI_RATE 0
-	else
-		[ $clean = yes ] && t_ok "$name leaves the knobs and no process" || t_notok "$name is not clean"
 	fi
-	[ ! -s "$bin.term" ] || set_knobs N NI_RANDOM NI_RATE 0
+	[ -z "$leaves$(cat "$bin.term")" ] || set_knobs N NI_RANDOM NI_RATE 0
 	if [ "$mode" = check ]; then
 		sed "s/^/# $name: /" /tmp/neg.log | grep -E ': (not )?ok|Expected|windows and|timeout' | head -n 20
 	else

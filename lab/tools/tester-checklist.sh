@@ -5,10 +5,13 @@ set -euo pipefail
 [ $# = 2 ] || [ $# = 3 ] || { echo "usage: lab/tools/tester-checklist.sh BASELINE.deb PATCHED.deb [EXPERIMENT.deb]" >&2; exit 1; }
 base=$(dpkg-deb -f "$1" Package)
 gate=$(dpkg-deb -f "$2" Package)
-exp="" debs="./$(basename "$1") ./$(basename "$2")"
+debs="./$(basename "$1") ./$(basename "$2")"
+# the experiment's lines, each with its newline first (none without it)
+exp_file="" exp_boot=""
 if [ $# = 3 ]; then
-	exp=$(dpkg-deb -f "$3" Package)
 	debs="$debs ./$(basename "$3")"
+	exp_file=$'\n'"  experiment: $(basename "$3")   (candidate $EXPERIMENT_FEATURE, for testing only)"
+	exp_boot=$'\n'"     $(dpkg-deb -f "$3" Package | sed 's/^linux-image-//')     v7.3 + the series + the experimental set ($EXPERIMENT_FEATURE)"
 fi
 # bm full|quick: the time bench/bare-metal.sh computes from its defaults (every comparison:
 # a features file it cannot read)
@@ -17,10 +20,7 @@ cat <<EOF
 
 Tester checklist
   baseline:   $(basename "$1")
-  patched:    $(basename "$2")
-EOF
-[ -z "$exp" ] || echo "  experiment: $(basename "$3")   (candidate $EXPERIMENT_FEATURE, for testing only)"
-cat <<EOF
+  patched:    $(basename "$2")$exp_file
 1. Copy the packages to the test machine and install them (only these;
    not linux-libc-dev or kernel-headers, which would replace the system's
    userspace headers):
@@ -32,10 +32,7 @@ cat <<EOF
    the image with a key of your own enrolled with mokutil.
 2. Boot each in turn, fresh, from the boot menu (Advanced options):
      ${base#linux-image-}    v7.3, the baseline
-     ${gate#linux-image-}    v7.3 + the series
-EOF
-[ -z "$exp" ] || echo "     ${exp#linux-image-}     v7.3 + the series + the experimental set ($EXPERIMENT_FEATURE)"
-cat <<EOF
+     ${gate#linux-image-}    v7.3 + the series$exp_boot
 3. Confirm which one runs, from the lab's checkout:
      sudo lab/tools/tester-verify.sh --running
    It names the kernel from its sched features and debugfs ($GATE_DEBUGFS in

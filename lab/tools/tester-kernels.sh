@@ -43,8 +43,7 @@ fi
 
 # 2. Room for both builds (and the base tree when it is not there yet),
 # checked before starting; the guest config has no modules, no debug info.
-mods=0
-dbg=0
+mods=0 dbg=0
 if [ -f "$tmp/input.config" ]; then
 	mods=$(grep -c '=m$' "$tmp/input.config" || true)
 	if grep -q '^CONFIG_DEBUG_INFO=y' "$tmp/input.config" &&
@@ -68,9 +67,7 @@ say "disk: about $want MiB needed, $free MiB free in $at"
 grep -E '^[^#]+ required .*\<(everything|fetch|kernel build|tester-kernels)\>' "$LAB_PACKAGES" >"$tmp/packages" && export LAB_PACKAGES=$tmp/packages
 "$LAB_TOP/lab/prepare.sh" apply || die "the series in $PATCHES does not apply to $BASE_TAG (above: the patch and the hunk); no kernel built"
 "$LAB_TOP/lab/prepare.sh" apply experiment || die "the experimental set in $EXPERIMENT does not apply on the series; no kernel built"
-base_src=$OUT/src/baseline
-gate_src=$LINUX
-exp_src=$OUT/src/experiment
+base_src=$OUT/src/baseline gate_src=$LINUX exp_src=$OUT/src/experiment
 for s in "$base_src" "$gate_src" "$exp_src"; do
 	[ -z "$(git -C "$s" status --porcelain --untracked-files=no)" ] ||
 		die "$s has uncommitted changes: its package would not match its commit"
@@ -166,18 +163,13 @@ if [ "$(wc -w <<<"$TESTER_KERNELS")" != 3 ]; then
 	say "built: $TESTER_KERNELS (TESTER_KERNELS); the packages are checked and listed when all three are"
 	exit 0
 fi
-base_deb=$(ls "$dest"/linux-image-*-newidle-base-*.deb)
-gate_deb=$(ls "$dest"/linux-image-*-newidle-gate-*.deb)
-exp_deb=$(ls "$dest"/linux-image-*-newidle-exp-*.deb)
-"$LAB_TOP/lab/tools/tester-verify.sh" "$base_deb" "$gate_deb" "$exp_deb"
-if [ -n "$TESTER_RPMS" ]; then
-	"$LAB_TOP/lab/tools/tester-verify.sh" "$dest"/kernel-[0-9]*_newidle_base_*.rpm "$dest"/kernel-[0-9]*_newidle_gate_*.rpm \
-		"$dest"/kernel-[0-9]*_newidle_exp_*.rpm
-fi
+debs=("$dest"/linux-image-*-newidle-{base,gate,exp}-*.deb)
+"$LAB_TOP/lab/tools/tester-verify.sh" "${debs[@]}"
+[ -z "$TESTER_RPMS" ] || "$LAB_TOP/lab/tools/tester-verify.sh" "$dest"/kernel-[0-9]*_newidle_{base,gate,exp}_*.rpm
 {
 	echo "Config: $cfg; compiler: $(gcc --version | sed -n 1p)"
 	[ -z "$notes" ] || { echo "The lab changed in it, for both kernels:"; sed 's/^/  - /' <<<"$notes"; }
 	echo "Series: lab commit $(git -C "$LAB_TOP" rev-parse --short=12 HEAD)$([ -z "$(git -C "$LAB_TOP" status --porcelain -- patches)" ] || echo ' (patches/ modified)'), series hash $(series_hash)"
-	"$LAB_TOP/lab/tools/tester-checklist.sh" "$base_deb" "$gate_deb" "$exp_deb"
+	"$LAB_TOP/lab/tools/tester-checklist.sh" "${debs[@]}"
 } >"$dest/CHECKLIST.txt"
 cat "$dest/CHECKLIST.txt"

@@ -55,6 +55,8 @@ trap 'rm -rf "$w"' EXIT
 bad=0
 pass() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; bad=1; }
+# check OK-TEXT FAIL-TEXT COMMAND...: "ok: OK-TEXT" where COMMAND succeeds, else "FAIL: FAIL-TEXT"
+check() { if "${@:3}"; then pass "$1"; else fail "$2"; fi; }
 
 # unpack PACKAGE: its files in $w/x (a .deb or an .rpm)
 unpack() {
@@ -72,6 +74,15 @@ has_word() {
 	"$LINUX/scripts/extract-vmlinux" "$2" >"$w/vmlinux" 2>/dev/null ||
 		die "cannot decompress $(basename "$2") (its decompressor: xz, gzip, zstd or lz4, missing?)"
 	grep -qaw "$1" "$w/vmlinux"
+}
+# image NAME yes|no WHAT WORD SUSPECT-IF-NOT SUSPECT-IF-SO: the image of the role NAME
+# holds WORD (yes) or not (no); a wrong one asks whether it is the SUSPECT
+image() {
+	if has_word "$4"; then
+		check "the $1 image holds the $3 ($4)" "the $1 image holds the $3 ($4): is it $6?" [ "$2" = yes ]
+	else
+		check "the $1 image has no $3 (no $4)" "the $1 image does not hold the $3 (no $4): is it $5?" [ "$2" = no ]
+	fi
 }
 
 names=""
@@ -99,47 +110,24 @@ for role in $roles; do
 		want="linux-image-X.Y.Z-newidle-$role-gCOMMIT, version the same + -1"
 		names="$names $pkg" ;;
 	esac
-	if [ -n "$ok" ]; then
-		pass "$role package $pkg $ver: named as a $role kernel, with its commit"
-	else
-		fail "$role package $pkg $ver: not named $want"
-	fi
+	check "$role package $pkg $ver: named as a $role kernel, with its commit" "$role package $pkg $ver: not named $want" [ -n "$ok" ]
 	unpack "$deb"
 	# the .deb installs /boot/vmlinuz-REL; the .rpm /lib/modules/REL/vmlinuz,
 	# which its scriptlet copies to /boot
 	img=$w/x/boot/vmlinuz-$rel cfg=$w/x/boot/config-$rel
 	[ -f "$img" ] || img=$w/x/lib/modules/$rel/vmlinuz cfg=$w/x/lib/modules/$rel/config
-	if [ -f "$img" ] && [ -f "$cfg" ]; then
-		pass "$role package holds ${img#"$w"/x} and ${cfg#"$w"/x}"
-	else
-		fail "$role package lacks the image or config of $rel (/boot/vmlinuz-$rel, /lib/modules/$rel/vmlinuz)"
-	fi
-	if grep -qs '^CONFIG_SCHEDSTATS=y' "$cfg" && grep -qs '^CONFIG_DEBUG_FS=y' "$cfg"; then
-		pass "$role kernel has CONFIG_SCHEDSTATS and CONFIG_DEBUG_FS"
-	else
-		fail "$role kernel lacks CONFIG_SCHEDSTATS or CONFIG_DEBUG_FS"
-	fi
-	if has_word "$GATE_DEBUGFS"; then gate=yes; else gate=no; fi
-	case $role-$gate in
-	gate-yes) pass "the patched image holds the gate ($GATE_DEBUGFS)" ;;
-	exp-yes) pass "the experiment image holds the gate ($GATE_DEBUGFS)" ;;
-	exp-no) fail "the experiment image does not hold the gate (no $GATE_DEBUGFS): is it the baseline?" ;;
-	gate-no) fail "the patched image does not hold the gate (no $GATE_DEBUGFS): is it the baseline?" ;;
-	base-no) pass "the baseline image has no gate (no $GATE_DEBUGFS)" ;;
-	base-yes) fail "the baseline image holds the gate ($GATE_DEBUGFS): is it the patched kernel?" ;;
-	esac
+	check "$role package holds ${img#"$w"/x} and ${cfg#"$w"/x}" \
+		"$role package lacks the image or config of $rel (/boot/vmlinuz-$rel, /lib/modules/$rel/vmlinuz)" eval '[ -f "$img" ] && [ -f "$cfg" ]'
+	check "$role kernel has CONFIG_SCHEDSTATS and CONFIG_DEBUG_FS" "$role kernel lacks CONFIG_SCHEDSTATS or CONFIG_DEBUG_FS" \
+		eval 'grep -qs "^CONFIG_SCHEDSTATS=y" "$cfg" && grep -qs "^CONFIG_DEBUG_FS=y" "$cfg"'
+	# the gate in all but the baseline, the candidate in the experiment only
+	case $role in base) n=baseline g=no ;; gate) n=patched g=yes ;; exp) n=experiment g=yes ;; esac
+	image "$n" $g gate "$GATE_DEBUGFS" "the baseline" "the patched kernel"
 	[ "$roles" != "base gate" ] || continue
-	if has_word "$EXPERIMENT_FEATURE"; then cand=yes; else cand=no; fi
-	case $role-$cand in
-	exp-yes) pass "the experiment image holds the candidate ($EXPERIMENT_FEATURE)" ;;
-	exp-no) fail "the experiment image does not hold the candidate (no $EXPERIMENT_FEATURE): is it the patched kernel?" ;;
-	*-no) pass "the $role image has no candidate (no $EXPERIMENT_FEATURE)" ;;
-	*-yes) fail "the $role image holds the candidate ($EXPERIMENT_FEATURE): is it the experiment kernel?" ;;
-	esac
+	# (the candidate's checks name the others by their role)
+	if [ "$role" = exp ]; then c=yes; else n=$role c=no; fi
+	image "$n" $c candidate "$EXPERIMENT_FEATURE" "the patched kernel" "the experiment kernel"
 done
-if [ "$(echo $names | tr ' ' '\n' | sort -u | wc -l)" = "$(echo $names | wc -w)" ]; then
-	pass "the packages have different names"
-else
-	fail "two packages have the same name:$names"
-fi
+check "the packages have different names" "two packages have the same name:$names" \
+	[ "$(echo $names | tr ' ' '\n' | sort -u | wc -l)" = "$(echo $names | wc -w)" ]
 exit $bad
