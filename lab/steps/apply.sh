@@ -14,13 +14,14 @@ git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null ||
 	die "no base tree at $LINUX: run lab/steps/fetch.sh first"
 case ${1:-} in
 '')	[ -f "$PATCHES/series" ] || die "$PATCHES/series is missing"
-	set=series name=patches dir=$PATCHES branch=patched onto=$BASE_TAG t=$LINUX
+	what=series name=patches dir=$PATCHES branch=patched onto=$BASE_TAG t=$LINUX
 	state=$OUT/applied changed=patches/ ;;
 experiment)
 	git -C "$LINUX" rev-parse -q --verify refs/heads/patched >/dev/null ||
 		die "out/linux has no branch 'patched': run lab/steps/apply.sh first"
-	set="experimental set" name=${EXPERIMENT#"$LAB_TOP"/} dir=$EXPERIMENT branch=experiment onto=patched
-	t=$OUT/src/experiment state=$OUT/experiment.lab-state changed="the series or ${EXPERIMENT#"$LAB_TOP"/}/" ;;
+	what="experimental set" name=${EXPERIMENT#"$LAB_TOP"/} dir=$EXPERIMENT
+	branch=experiment onto=patched t=$OUT/src/experiment state=$OUT/experiment.lab-state
+	changed="the series or ${EXPERIMENT#"$LAB_TOP"/}/" ;;
 *) die "usage: lab/steps/apply.sh [experiment]" ;;
 esac
 lab_lock
@@ -56,7 +57,7 @@ elif [ -z "${FORCE:-}" ] && [ -n "$head" ] && [ "$head" != "$old_head" ] && [ -n
 	die "$changed changed and out/linux branch '$branch' has commits of its own; 'make export' them, or FORCE=1 to discard them"
 elif [ -z "${FORCE:-}" ] && [ "$want" = "$old" ] && [ "$head" = "$old_head" ]; then
 	git -C "$t" checkout -q "$branch"
-	say "$set already applied ($(echo "$list" | grep -c . || true) patches)"
+	say "$what already applied ($(echo "$list" | grep -c . || true) patches)"
 	exit 0
 fi
 
@@ -97,4 +98,4 @@ for p in $list; do
 	fi
 done
 write_to "$state" echo "$want" "$(git -C "$t" rev-parse HEAD)"
-say "$set applied: $n patches on $onto"
+say "$what applied: $n patches on $onto"
