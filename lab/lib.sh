@@ -38,8 +38,6 @@ need() {
 	for t in "$@"; do command -v "$t" >/dev/null 2>&1 || die "'$t' is missing: run 'make deps' (or lab/steps/deps.sh) as root"; done
 }
 
-# have TOOL PACKAGE: when TOOL is missing, say so for the caller's SKIP.
-have() { command -v "$1" >/dev/null 2>&1 || { echo "$1 is missing (Debian package $2)"; return 1; }; }
 
 # One run at a time on out/; scripts started under the lock run within it.
 lab_lock() {

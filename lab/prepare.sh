@@ -16,7 +16,7 @@ for s in $steps; do
 	fetch) "$L/fetch.sh" ;;
 	apply)
 		"$L/apply.sh"
-		case $variant in experiment*|bench-experiment) "$L/experiment.sh" ;; esac
+		case $variant in experiment*|bench-experiment) "$L/apply.sh" experiment ;; esac
 		case $variant in bench-*) "$L/variant-tree.sh" "$variant" ;; esac
 		;;
 	build) "$L/build.sh" "$variant" ;;

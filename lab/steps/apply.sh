@@ -1,69 +1,87 @@
 #!/bin/bash
-# git am patches/series on branch 'patched' of out/linux; out/src/baseline is
-# the bare base. Commits made on 'patched' are kept (FORCE=1 drops them).
-# out/applied holds "HASH HEAD", or "applying HASH" while under way: an
-# interrupted apply is redone from the base by the next run, whatever its settings.
+# git am a set of patches on a branch of out/linux: patches/series on branch
+# 'patched' from the base (out/src/baseline is the bare base), or with
+# 'experiment' the experimental set (patches/experiment, not for merging) on
+# branch 'experiment' from 'patched', in worktree out/src/experiment. Commits
+# made on the branch are kept (FORCE=1 drops them). out/applied and
+# out/experiment.lab-state hold what was applied and the branch's head, or
+# "applying ..." while under way: an interrupted apply is redone from its
+# base by the next run, whatever its settings. Usage: lab/steps/apply.sh [experiment]
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 need git
 git -C "$LINUX" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null ||
 	die "no base tree at $LINUX: run lab/steps/fetch.sh first"
-[ -f "$PATCHES/series" ] || die "$PATCHES/series is missing"
+case ${1:-} in
+'')	[ -f "$PATCHES/series" ] || die "$PATCHES/series is missing"
+	what=series name=patches dir=$PATCHES branch=patched onto=$BASE_TAG t=$LINUX
+	state=$OUT/applied changed=patches/ ;;
+experiment)
+	git -C "$LINUX" rev-parse -q --verify refs/heads/patched >/dev/null ||
+		die "out/linux has no branch 'patched': run lab/steps/apply.sh first"
+	what="experimental set" name=${EXPERIMENT#"$LAB_TOP"/} dir=$EXPERIMENT
+	branch=experiment onto=patched t=$OUT/src/experiment state=$OUT/experiment.lab-state
+	changed="the series or ${EXPERIMENT#"$LAB_TOP"/}/" ;;
+*) die "usage: lab/steps/apply.sh [experiment]" ;;
+esac
 lab_lock
+list=$(series_of "$dir")
+for p in $list; do
+	[ -f "$dir/$p" ] || die "$name/series names $p, which is not in $name/"
+done
+want=$(hash_of "$dir")
+# the experimental set is made again when 'patched' moved
+[ "$branch" = patched ] || want="$want $(git -C "$LINUX" rev-parse patched)"
 
-if [ ! -e "$OUT/src/baseline/.git" ]; then
+if [ "$branch" = patched ] && [ ! -e "$OUT/src/baseline/.git" ]; then
 	say "checking out the base tree for the baseline kernel: $OUT/src/baseline"
 	worktree_at baseline >/dev/null
 fi
-
-list=$(series_list)
-for p in $list; do
-	[ -f "$PATCHES/$p" ] || die "patches/series names $p, which is not in patches/"
-done
-hash=$(series_hash)
-state=$OUT/applied
-head=$(git -C "$LINUX" rev-parse -q --verify refs/heads/patched || true)
-old_hash="" old_head=""
-[ -f "$state" ] && { read -r old_hash old_head <"$state" || true; }
-set_state() { write_to "$state" echo "$*"; }
+[ -e "$t/.git" ] || worktree_at "$branch" >/dev/null
+head=$(git -C "$LINUX" rev-parse -q --verify "refs/heads/$branch" || true)
+# the state: WANT HEAD (WANT: the set's hash, and the experimental set's 'patched')
+st=""
+[ ! -f "$state" ] || read -r st <"$state" || true
+old=${st% *} old_head=${st##* }
 
 recover=""
-if [ "$old_hash" = applying ]; then
-	say "an interrupted apply left out/linux half done: applying patches/ again from $BASE_TAG"
+if [ "${old%% *}" = applying ]; then
+	say "an interrupted apply left out/${t#"$OUT"/} half done: applying $name/ again from $onto"
 	recover=1
 elif [ -z "${FORCE:-}" ] && [ -n "$head" ] && [ "$head" != "$old_head" ] && [ -n "$old_head" ]; then
-	if [ "$hash" = "$old_hash" ]; then
-		say "out/linux branch 'patched' has commits not in patches/: building them as they are ('make export' saves them)"
-		git -C "$LINUX" checkout -q patched
+	if [ "$want" = "$old" ]; then
+		say "out/linux branch '$branch' has commits not in $name/: building them as they are ('make export' saves them)"
+		git -C "$t" checkout -q "$branch"
 		exit 0
 	fi
-	die "patches/ changed and out/linux branch 'patched' has commits of its own; 'make export' them, or FORCE=1 to discard them"
-elif [ -z "${FORCE:-}" ] && [ "$hash" = "$old_hash" ] && [ "$head" = "$old_head" ]; then
-	git -C "$LINUX" checkout -q patched
-	say "series already applied ($(echo "$list" | grep -c . || true) patches)"
+	die "$changed changed and out/linux branch '$branch' has commits of its own; 'make export' them, or FORCE=1 to discard them"
+elif [ -z "${FORCE:-}" ] && [ "$want" = "$old" ] && [ "$head" = "$old_head" ]; then
+	git -C "$t" checkout -q "$branch"
+	say "$what already applied ($(echo "$list" | grep -c . || true) patches)"
 	exit 0
 fi
 
-[ -n "$recover" ] || [ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
-	die "out/linux has uncommitted changes; commit them (then 'make export') or discard them"
-set_state applying "$hash"
-[ ! -d "$LINUX/.git/rebase-apply" ] || git -C "$LINUX" am --abort >/dev/null 2>&1 || rm -rf "$LINUX/.git/rebase-apply"
+[ -n "$recover" ] || [ -z "$(git -C "$t" status --porcelain --untracked-files=no)" ] ||
+	die "out/${t#"$OUT"/} has uncommitted changes; commit them (then 'make export') or discard them"
+write_to "$state" echo applying "$want"
+gd=$(git -C "$t" rev-parse --absolute-git-dir)
+[ ! -d "$gd/rebase-apply" ] || git -C "$t" am --abort >/dev/null 2>&1 || rm -rf "$gd/rebase-apply"
 if [ -n "$recover" ]; then
 	# what the interrupted run changed: tracked files, and the files the
-	# series adds (nothing else untracked is touched)
-	git -C "$LINUX" reset -q --hard
-	added=$(for p in $list; do sed -n 's|^diff --git a/.* b/||p' "$PATCHES/$p"; done | sort -u)
+	# set adds (nothing else untracked is touched)
+	git -C "$t" reset -q --hard
+	added=$(for p in $list; do sed -n 's|^diff --git a/.* b/||p' "$dir/$p"; done | sort -u)
 	# shellcheck disable=SC2086
-	[ -z "$added" ] || git -C "$LINUX" clean -q -f -- $added
+	[ -z "$added" ] || git -C "$t" clean -q -f -- $added
 fi
-git -C "$LINUX" checkout -q -B patched "$BASE_TAG"
+git -C "$t" checkout -q -B "$branch" "$onto"
 n=0
 for p in $list; do
 	n=$((n + 1))
 	say "applying $n: $p"
-	if ! git -C "$LINUX" am -q "$PATCHES/$p" >"$OUT/am.log" 2>&1; then
-		git -C "$LINUX" am --abort >/dev/null 2>&1 || true
-		git -C "$LINUX" checkout -q -B patched "$BASE_TAG"
+	if ! git -C "$t" am -q "$dir/$p" >"$OUT/am.log" 2>&1; then
+		git -C "$t" am --abort >/dev/null 2>&1 || true
+		git -C "$t" checkout -q -B "$branch" "$onto"
 		rm -f "$state"
 		where=$(sed -n '/^error: patch failed: /{s///p;q}' "$OUT/am.log")
 		echo "--- git am said:" >&2
@@ -74,10 +92,10 @@ for p in $list; do
 			awk -v f="$file" -v l="$line" '
 				/^diff --git / { infile = (index($0, " b/" f) > 0); next }
 				infile && /^@@ / { split($2, a, ","); s = -a[1]; show = (s == l) }
-				infile && show && n++ < 30 { print }' "$PATCHES/$p" >&2
+				infile && show && n++ < 30 { print }' "$dir/$p" >&2
 		fi
-		die "patch $p (number $n in patches/series) does not apply to $BASE_TAG${where:+: hunk at $where}"
+		die "patch $p (number $n in $name/series) does not apply to $onto${where:+: hunk at $where}"
 	fi
 done
-set_state "$hash" "$(git -C "$LINUX" rev-parse HEAD)"
-say "series applied: $n patches on $BASE_TAG"
+write_to "$state" echo "$want" "$(git -C "$t" rev-parse HEAD)"
+say "$what applied: $n patches on $onto"

@@ -18,18 +18,15 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# git_has FILE: there is no FILE, or git has it as it is
 git_has() {
 	[ -e "$1" ] || return 0
 	local st
 	st=$(git -C "$(dirname "$1")" status --porcelain -- "$(basename "$1")" 2>/dev/null) || return 1
 	[ -z "$st" ] && git -C "$(dirname "$1")" ls-files --error-unmatch -- "$(basename "$1")" >/dev/null 2>&1
 }
-ours() {
-	local sum
-	[ -f "$2" ] || return 1
-	sum=$(sha256sum <"$1" | cut -d' ' -f1)
-	grep -qx "$sum  $(basename "$1")" "$2"
-}
+# ours FILE SUMS: FILE is as the last export wrote it (its line in SUMS, sha256sum's)
+ours() { [ -f "$2" ] && grep -qxF "$(sha256sum <"$1" | cut -d' ' -f1)  $(basename "$1")" "$2"; }
 
 # export_range RANGE DIR STATE: RANGE as DIR/*.patch and DIR/series
 export_range() {

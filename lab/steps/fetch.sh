@@ -16,14 +16,14 @@ fi
 need git tar xz
 lab_lock
 [ -e "$LINUX" ] && die "$LINUX exists but has no tag $BASE_TAG; move it away or 'make distclean'"
+tmp=$OUT/linux.tmp	# made whole, then renamed: an interrupted run's is dropped
+rm -rf "$tmp"
 
 if [ -n "${KERNEL_TREE:-}" ]; then
 	ref=$KERNEL_REF
 	git -C "$KERNEL_TREE" rev-parse -q --verify "$ref^{commit}" >/dev/null ||
 		die "KERNEL_TREE=$KERNEL_TREE has no commit '$ref'"
 	say "cloning $KERNEL_TREE ($ref) into $LINUX"
-	tmp=$OUT/linux.tmp
-	rm -rf "$tmp"
 	git clone -q --no-checkout --shared "$KERNEL_TREE" "$tmp"
 	git -C "$tmp" checkout -q -B base "$(git -C "$KERNEL_TREE" rev-parse "$ref^{commit}")"
 	git -C "$tmp" tag -f "$BASE_TAG" >/dev/null
@@ -43,25 +43,20 @@ if [ ! -f "$deb" ]; then
 	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $DEB_MIRROR $DEB_SUITE main" \
 		>"$APT/sources.list"
-	opts="-o Dir::Etc::SourceList=$APT/sources.list -o Dir::Etc::SourceParts=/dev/null
-	      -o Dir::State::Lists=$APT/lists -o Dir::Cache=$APT/cache
-	      -o APT::Sandbox::User=root"
+	opts=(-o Dir::Etc::SourceList="$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
+	      -o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT/cache" -o APT::Sandbox::User=root)
 	say "reading the $DEB_SUITE package list (private apt configuration in $APT)"
-	# shellcheck disable=SC2086
-	apt-get -q $opts update >"$APT/update.log" 2>&1 || die "apt-get update failed, see $APT/update.log"
-	# shellcheck disable=SC2086
-	avail=$(apt-cache $opts policy "$DEB_PKG" | sed -n 's/^ *Candidate: //p')
+	apt-get -q "${opts[@]}" update >"$APT/update.log" 2>&1 || die "apt-get update failed, see $APT/update.log"
+	avail=$(apt-cache "${opts[@]}" policy "$DEB_PKG" | sed -n 's/^ *Candidate: //p')
 	[ -n "$avail" ] && [ "$avail" != "(none)" ] || die "$DEB_PKG is not on $DEB_MIRROR $DEB_SUITE"
 	# the pinned version only: another one would need its own sha256 and base
-	# shellcheck disable=SC2086
-	apt-cache $opts show "$DEB_PKG=$DEB_VER" >/dev/null 2>&1 ||
+	apt-cache "${opts[@]}" show "$DEB_PKG=$DEB_VER" >/dev/null 2>&1 ||
 		die "$DEB_PKG $DEB_VER (DEB_VER in lab/settings) is no longer on $DEB_MIRROR $DEB_SUITE, which has $avail: to take that one, set DEB_VER=$avail and DEB_SHA256 to its sha256"
 	say "downloading $DEB_PKG $DEB_VER (about 167 MB)"
 	# into a directory of its own: an interrupted download leaves no .deb
 	rm -rf "$APT/dl"
 	mkdir -p "$APT/dl"
-	# shellcheck disable=SC2086
-	(cd "$APT/dl" && apt-get -q $opts download "$DEB_PKG=$DEB_VER" >"$APT/download.log" 2>&1) ||
+	(cd "$APT/dl" && apt-get -q "${opts[@]}" download "$DEB_PKG=$DEB_VER" >"$APT/download.log" 2>&1) ||
 		die "download of $DEB_PKG=$DEB_VER failed, see $APT/download.log"
 	[ -f "$APT/dl/$(basename "$deb")" ] || die "apt-get download did not produce $(basename "$deb")"
 	mv "$APT/dl/$(basename "$deb")" "$deb"
@@ -72,8 +67,6 @@ if [ -n "$DEB_SHA256" ]; then
 		{ rm -f "$deb"; die "sha256 mismatch for $deb (removed; run again)"; }
 fi
 
-tmp=$OUT/linux.tmp
-rm -rf "$tmp"
 mkdir -p "$tmp"
 say "extracting the kernel source (about 1 minute)"
 dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-7.3.tar.xz |

@@ -43,8 +43,8 @@ check_am() {
 }
 
 check_spelling() {
-	local p out bad=0 why
-	why=$(have codespell codespell) || skip "$why"
+	local p out bad=0
+	command -v codespell >/dev/null 2>&1 || skip "codespell is missing (Debian package codespell)"
 	for p in $list; do
 		# changelog, and the lines the patch adds
 		out=$(sed -n '/^Subject:/,/^---$/p; /^+[^+]/p' "$PATCHES/$p" |

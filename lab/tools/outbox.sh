@@ -98,11 +98,9 @@ report=$OUTBOX_BENCH
 # until there are figures the letters say so in a sentence, no heading
 rfc=(--rfc)
 printf '%s\n' "There is no benchmark report from hardware yet; until there is," "this is an RFC." "" >"$tmp/bench.txt"
-if [ ! -f "$report" ]; then
-	:
-elif grep -q -i -E 'EMULATED|emulated \(icount\)|QEMU' "$report"; then
+if [ -f "$report" ] && grep -q -i -E 'EMULATED|emulated \(icount\)|QEMU' "$report"; then
 	say "not pasting $report: it comes from emulation (a model machine, not figures)"
-else
+elif [ -f "$report" ]; then
 	{ echo "Benchmarks on hardware:"; echo; sed 's/^/  /; s/ *$//' "$report"; echo; } >"$tmp/bench.txt"
 	rfc=()
 fi

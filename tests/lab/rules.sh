@@ -45,7 +45,7 @@ rule_one_place() {
 	one_place "TAP results printed" lab/guest/tap.sh 'echo "(not )?ok \$' "$root"/tests/*.sh "$root"/tests/lab/*.sh
 	one_place "cpio archives packed" lab/lib.sh 'cpio (-[a-zA-Z]* )*-o'
 	one_place "a kernel config merged" "lab/lib.sh" 'merge_config\.sh'
-	one_place "a series applied with git am" "lab/lib.sh lab/steps/apply.sh lab/steps/experiment.sh lab/steps/variant-tree.sh" \
+	one_place "a series applied with git am" "lab/lib.sh lab/steps/apply.sh lab/steps/variant-tree.sh" \
 		'(^|[;&|(]|then|do|if|!)[[:space:]]*git( -C [^ ]+)? am( |$)'
 	one_place "sched domains rebuilt" "lab/guest/sched.sh" 'cpuset\.cpus\.partition'
 	one_place "sched features read back" "lab/guest/sched.sh" "tr ' ' '\\\\n' *<"
