@@ -1,8 +1,9 @@
 #!/bin/bash
 # out/linux: a git tree of the base, tagged BASE_TAG. From Debian's
 # linux-source-7.3 (a private apt configuration: the system's is not touched;
-# the machine's mirror, or DEB_MIRROR), or from KERNEL_TREE. An interrupted
-# run starts over, keeping only the checked download.
+# the machine's mirror, or DEB_MIRROR), or from KERNEL_TREE. An import is
+# kept in BASE_CACHE under the .deb's sha256, and the next clone's is a clone
+# of it. An interrupted run starts over, keeping only the checked download.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -29,6 +30,25 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 	git -C "$tmp" tag -f "$BASE_TAG" >/dev/null
 	mv "$tmp" "$LINUX"
 	say "base: $(git -C "$LINUX" log -1 --format='%h %s' "$BASE_TAG")"
+	exit 0
+fi
+
+# The same .deb imports to the same commit (fixed identity and dates): a
+# clone of the one kept under its sha256 is the import, minutes sooner.
+cached=refs/tags/deb-$DEB_SHA256
+if [ -n "$BASE_CACHE" ] && [ -n "$DEB_SHA256" ] &&
+	git -C "$BASE_CACHE" rev-parse -q --verify "$cached^{commit}" >/dev/null 2>&1; then
+	say "cloning the base imported before: $BASE_CACHE (BASE_CACHE)"
+	tmp=$OUT/linux.tmp
+	rm -rf "$tmp"
+	git clone -q --no-checkout --local "$BASE_CACHE" "$tmp"
+	git -C "$tmp" remote remove origin
+	git -C "$tmp" config core.autocrlf false; git -C "$tmp" config gc.auto 0
+	git -C "$tmp" checkout -q -B base "$cached^{commit}"
+	git -C "$tmp" tag "$BASE_TAG"
+	git -C "$tmp" tag -d "deb-$DEB_SHA256" >/dev/null
+	mv "$tmp" "$LINUX"
+	say "base tree ready: $LINUX at $BASE_TAG ($(git -C "$LINUX" rev-parse --short "$BASE_TAG"))"
 	exit 0
 fi
 
@@ -92,4 +112,12 @@ GIT_COMMITTER_DATE="2026-11-15T00:00:00Z" git -C "$tmp" commit -q -m "Linux $ver
 	-m "Debian's top-level ignore-all block is dropped from .gitignore."
 git -C "$tmp" tag "$BASE_TAG"
 mv "$tmp" "$LINUX"
+# kept for the next clone: objects hard-linked, the tag moved in last
+if [ -n "$BASE_CACHE" ] && [ -n "$DEB_SHA256" ] && [ ! -e "$BASE_CACHE" ]; then
+	rm -rf "$BASE_CACHE.tmp"
+	{ git clone -q --bare --local --no-tags "$LINUX" "$BASE_CACHE.tmp" &&
+		git -C "$BASE_CACHE.tmp" tag "deb-$DEB_SHA256" "$(git -C "$LINUX" rev-parse "$BASE_TAG^{commit}")" &&
+		mv -T "$BASE_CACHE.tmp" "$BASE_CACHE"; } ||
+		say "could not keep the base in $BASE_CACHE: the next clone imports it again"
+fi
 say "base tree ready: $LINUX at $BASE_TAG ($(git -C "$LINUX" rev-parse --short "$BASE_TAG"))"
