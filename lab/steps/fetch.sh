@@ -39,8 +39,6 @@ cached=refs/tags/deb-$DEB_SHA256
 if [ -n "$BASE_CACHE" ] && [ -n "$DEB_SHA256" ] &&
 	git -C "$BASE_CACHE" rev-parse -q --verify "$cached^{commit}" >/dev/null 2>&1; then
 	say "cloning the base imported before: $BASE_CACHE (BASE_CACHE)"
-	tmp=$OUT/linux.tmp
-	rm -rf "$tmp"
 	git clone -q --no-checkout --local "$BASE_CACHE" "$tmp"
 	git -C "$tmp" remote remove origin
 	git -C "$tmp" config core.autocrlf false; git -C "$tmp" config gc.auto 0
