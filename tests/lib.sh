@@ -5,6 +5,8 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/lab/lib.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# no test reads or writes the machine's kept base (lab/steps/fetch.sh)
+export BASE_CACHE=$scratch/base-cache.git
 
 # refuses_with TEXT COMMAND...: COMMAND fails, its stderr saying TEXT: for the reason tested
 refuses_with() {

@@ -110,7 +110,7 @@ GIT_COMMITTER_DATE="2026-11-15T00:00:00Z" git -C "$tmp" commit -q -m "Linux $ver
 	-m "Debian's top-level ignore-all block is dropped from .gitignore."
 git -C "$tmp" tag "$BASE_TAG"
 mv "$tmp" "$LINUX"
-# kept for the next clone: objects hard-linked, the tag moved in last
+# kept for the next clone: objects hard-linked, renamed into place whole
 if [ -n "$BASE_CACHE" ] && [ -n "$DEB_SHA256" ] && [ ! -e "$BASE_CACHE" ]; then
 	rm -rf "$BASE_CACHE.tmp"
 	{ git clone -q --bare --local --no-tags "$LINUX" "$BASE_CACHE.tmp" &&

@@ -43,6 +43,18 @@ fetch() { env KERNEL_TREE="$scratch/up" KERNEL_REF=main lab/steps/fetch.sh; }
 res=$(interrupt_each unfetch fetched fetch env KERNEL_TREE="$scratch/up" KERNEL_REF=main lab/steps/fetch.sh)
 t_check "fetch: killed at each of its points ($res), run again: the base tree" test "${res#* }" = "$res"
 t_check "fetch: that many points were tried" test "${res%% *}" -ge 4
+# a base kept under the .deb's sha256 is cloned, the mirror not asked (an
+# apt-get that fails); without that tag it is
+git clone -q --bare "$scratch/up" "$BASE_CACHE"
+git -C "$BASE_CACHE" tag "deb-$DEB_SHA256" main
+script "$scratch/noapt/apt-get" 'exit 100'
+kept() { unfetch; env PATH="$scratch/noapt:$PATH" DEB_MIRROR=http://192.0.2.1/debian lab/steps/fetch.sh; }
+t_check "fetch: a base kept in BASE_CACHE is cloned, no remote left, no download" eval \
+	'kept >/dev/null 2>&1 && fetched && test -z "$(git -C "$OUT/linux" remote)" &&
+	test "$(git -C "$OUT/linux" rev-parse "$BASE_TAG")" = "$(git -C "$scratch/up" rev-parse main)"'
+git -C "$BASE_CACHE" tag -d "deb-$DEB_SHA256" >/dev/null
+t_check "negative control: a kept base without the sha256's tag: the mirror is asked" \
+	eval 'out=$(kept 2>&1); [ $? != 0 ] && grep -q "package list" <<<"$out"'
 
 # --- apply: the uninterrupted result, then a FORCE=1 re-apply killed anywhere
 fetch >/dev/null 2>&1
