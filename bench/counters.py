@@ -26,6 +26,9 @@ COLS = ["workload", "condition", "run", "metric", "value", "boot"]
 ORDER = ["smt", "cls", "mc", "pkg", "node", "numa"]
 # how an attempt that moved nothing ended (bench/aba.sh's classes)
 SPLIT = ["balanced", "nobusyg", "nobusyq", "pinned", "failed"]
+# the table's columns: condition, level, visits, attempts, pulls, their ratios | SPLIT | ratio | cost; the waker's
+ROW = "%-12s %-5s %12s %12s %11s %7s %7s | %8s %8s %8s %8s %8s | %-9s | %s"
+WAKER = "  %-12s %13s %11s %11s %8s %8s %17s"
 
 
 def die(msg):
@@ -97,11 +100,10 @@ def brief(data, feat, name, seconds):
         waker += [row((wl[:11], "", *w))] if set(w) != {"-"} else []
     # cols LVL WHAT...: the two header lines, WHAT over each pair of columns
     cols = lambda lvl, *w: ["%-16s %17s  %17s  %17s" % ("", *w), row(("workload", lvl) + ("base", "feature") * 3)]  # noqa: E731
-    head = ["newidle balance, %s: %s (base) and %s" % (", ".join(sorted(units)), *names)]
-    head += cols("lvl", "lb_count", "lb_failed", "lb_gained")
     waker = ["the waker (the main thread), per 1000 rounds: migrations, failed ones"] + cols(
         "", "migrations", "failed: running", "cache hot") + waker if waker else []
-    return head + lines + waker
+    return ["newidle balance, %s: %s (base) and %s" % (", ".join(sorted(units)), *names)] + cols(
+        "lvl", "lb_count", "lb_failed", "lb_gained") + lines + waker
 
 
 def main():
@@ -124,18 +126,16 @@ def main():
             lines += ["%s: no per-level counters in %s (bench/aba.sh -S)" % (wl, " ".join(o.csv)), ""]
             continue
         per = per_of(allruns, o.seconds)
-        timed = per is not None
-        unit = "/s" if timed else "/run"
+        unit = "/s" if per else "/run"
         nruns = sorted({len(r) for r in conds.values()})
         lines.append("%s: newidle balance per level, the mean of %s run(s) per condition; %s" % (
             wl, "%d" % nruns[0] if len(nruns) == 1 else "%d-%d" % (nruns[0], nruns[-1]),
             ("counts per second of a run (counted_s, else --seconds %g)" % o.seconds if o.seconds else
-             "counts per second of a run (counted_s)") if timed else
+             "counts per second of a run (counted_s)") if per else
             "TOTALS PER RUN: the run length is unknown (no counted_s; give --seconds N for rates)"))
-        lines += ["%-12s %-5s %12s %12s %11s %7s %7s | %-44s | %s" % (
-            "", "", "visits" + unit, "attempts" + unit, "pulls" + unit, "att/vis", "pul/att",
-            "ended without a pull, % of those:", "ratio     | cost, us"), "%-12s %-5s %12s %12s %11s %7s %7s | %8s"
-            " %8s %8s %8s %8s | %s" % ("condition", "level", "", "", "", "", "", *SPLIT, "start>end | start>end")]
+        lines += ["%-12s %-5s %12s %12s %11s %7s %7s | %-44s | %-9s | %s" % (
+            "", "", "visits" + unit, "attempts" + unit, "pulls" + unit, "att/vis", "pul/att", "ended without a pull, % of those:",
+            "ratio", "cost, us"), ROW % ("condition", "level", "", "", "", "", "", *SPLIT, "start>end", "start>end")]
         for c, runs in conds.items():
             for lvl in levels(runs):
                 g = lambda what, p=per: avg(runs, "dom_%s_%s" % (lvl, what), p)  # noqa: E731
@@ -145,7 +145,7 @@ def main():
                 nopull = sum(v for v in cls.values() if v is not None)
                 pct = {k: (100.0 * v / nopull if nopull else 0.0) if v is not None else None for k, v in cls.items()}
                 r0, r1, k0, k1 = (g(k, None) for k in ("ratio0", "ratio1", "cost0", "cost1"))
-                lines.append("%-12s %-5s %12s %12s %11s %7s %7s | %8s %8s %8s %8s %8s | %-9s | %s" % (
+                lines.append(ROW % (
                     c[:12], lvl, fmt(vis), fmt(att), fmt(pul),
                     fmt(att / vis if att is not None and vis else None, "%.3f"),
                     fmt(pul / att if pul is not None and att else None, "%.3f"),
@@ -162,15 +162,14 @@ def main():
                  if any("main_migrations_per_1k" in x or "main_cpu_us_per_completion" in x for x in runs.values())]
         if waker:
             lines += ["  the waker (the main thread), the mean of the runs; its migrations, and the failed ones, per s:",
-                      "  %-12s %13s %11s %11s %8s %8s %17s" % ("condition", "completions/s", "migrations",
-                                                               "failed:run", "hot", "affine", "cpu_us/completion")]
+                      WAKER % ("condition", "completions/s", "migrations", "failed:run", "hot", "affine", "cpu_us/completion")]
             for c, runs in waker:
                 # a run's completions per second: futexbench's, else sembench's wake rounds
                 rs = [(x, x.get("completions_per_s", x.get("main_rounds_per_s"))) for x in runs.values()]
                 rs = [(x, n) for x, n in rs if n is not None]
                 per_s = [[x[k] * n / 1000.0 for x, n in rs if k in x] for k in
                          ("main_%s_per_1k" % w for w in ("migrations", "failed_running", "failed_hot", "failed_affine"))]
-                lines.append("  %-12s %13s %11s %11s %8s %8s %17s" % (
+                lines.append(WAKER % (
                     c[:12], fmt(mean(n for _, n in rs) if rs else None), *(fmt(mean(v) if v else None, "%.2f") for v in per_s),
                     fmt(avg(runs, "main_cpu_us_per_completion"), "%.4f")))
         lines.append("")

@@ -28,10 +28,9 @@ def die(msg):
     sys.exit(print("kernels: " + msg, file=sys.stderr) or 2)
 
 
-def run_dir(arg):
-    """NAME, {(workload, metric): {condition: {boot: values}}} with the conditions
-    'default' (as booted) and 'dice'/'every' (norandom's A+A2 and B)."""
-    name, _, path = arg.rpartition("=") if "=" in arg and not os.path.isdir(arg) else ("", "", arg)
+def run_dir(name, path):
+    """NAME (else the kernel's), {(workload, metric): {condition: {boot: values}}} with the conditions
+    'default' (as booted) and 'dice'/'every' (norandom's A+A2 and B), and the machine and run length."""
     runs, rep = os.path.join(path, "runs.txt"), os.path.join(path, "report.txt")
     if not (os.path.isfile(runs) and os.path.isfile(rep)):
         die("%s holds no bench/bare-metal.sh run (runs.txt, report.txt)" % path)
@@ -54,43 +53,36 @@ def run_dir(arg):
             cmp.setdefault(wl, []).append(c)
     out = {}
     for wl, cs in cmp.items():
-        for c in ("gate", "norandom"):
-            if c not in cs:
-                continue
-            data, _ = load([os.path.join(path, "%s-%s.csv" % (wl, c))])
-            for (w, m), d in data.items():
-                if m not in PRIMARY or not {"A", "A2", "B"} <= set(d):
-                    continue
-                k = out.setdefault((w, m), {})
-                # gate's B, NO_NI_DICE, is the experiment kernel as it boots
-                k.setdefault("default", d["B"] if c == "gate" else pooled(d, ["A", "A2"]))
-                if c == "norandom":
-                    k.update(dice=pooled(d, ["A", "A2"]), every=d["B"])
+        for c in (c for c in ("gate", "norandom") if c in cs):
+            for (w, m), d in load([os.path.join(path, "%s-%s.csv" % (wl, c))])[0].items():
+                if m in PRIMARY and {"A", "A2", "B"} <= set(d):
+                    k = out.setdefault((w, m), {})
+                    # gate's B, NO_NI_DICE, is the experiment kernel as it boots
+                    k.setdefault("default", d["B"] if c == "gate" else pooled(d, ["A", "A2"]))
+                    if c == "norandom":
+                        k.update(dice=pooled(d, ["A", "A2"]), every=d["B"])
     if not out:
         die("%s: no main metric with A, B and A2" % path)
     return name[:WIDTH - 2], out, shape
 
 
 def cell(own, base, m):
-    """ratio [delta %](CV %) of own against base, '*' where the interval excludes 0."""
-    r, s, b = compare({"x": own, "y": base}, "x", ["y"], m), summary(own), summary(base)
-    if not b["mean"]:
+    """ratio [delta %](CV %) of own against base, '*' where the interval excludes 0; '-' without either."""
+    if own is None or base is None or not summary(base)["mean"]:
         return "-"
+    r, s, b = compare({"x": own, "y": base}, "x", ["y"], m), summary(own), summary(base)
     apart = "ci_low_pct" in r and (r["ci_low_pct"] > 0 or r["ci_high_pct"] < 0)
     return "%.2f [%+5.1f](%4.1f)%s" % (s["mean"] / b["mean"], r["delta_pct"], s["cv_pct"], "*" if apart else "")
 
 
 def table(title, kernels, pick):
-    names = [n for n, _ in kernels]
-    lines = [title, "%-19s" % "workload metric" + "".join(" %-*s" % (WIDTH, n) for n in names).rstrip()]
+    """A line per workload's main metric that every kernel has: a cell per kernel of pick(its, the first's)."""
+    row = lambda label, cells: "%-19s" % label[:19] + "".join(" %-*s" % (WIDTH, c) for c in cells).rstrip()  # noqa: E731
+    lines = [title, row("workload metric", [n for n, _ in kernels])]
     keys = [k for k in kernels[0][1] if all(k in d for _, d in kernels)]
     for wl, m in keys:
-        cells = []
-        for _, d in kernels:
-            own, base = pick(d[(wl, m)], kernels[0][1][(wl, m)])
-            cells.append(cell(own, base, m) if own is not None and base is not None else "-")
-        label = "%s %s" % (wl[:11], m.replace("_per_s", "/s").replace("completions", "compl")[:7])
-        lines.append("%-19s" % label[:19] + "".join(" %-*s" % (WIDTH, c) for c in cells).rstrip())
+        lines.append(row("%s %s" % (wl[:11], m.replace("_per_s", "/s").replace("completions", "compl")[:7]),
+                         [cell(*pick(d[(wl, m)], kernels[0][1][(wl, m)]), m) for _, d in kernels]))
     missing = [k for _, d in kernels for k in d if k not in keys]
     if missing:
         lines += textwrap.wrap("(not on every kernel, left out: %s)" % ", ".join(sorted({"%s %s" % k for k in missing})),
@@ -106,10 +98,11 @@ def main():
         sys.exit(0 if args in (["-h"], ["--help"]) else 2)
     if not 2 <= len(args) <= 3:
         die("give two or three run directories (80 columns), the baseline's first, not %d" % len(args))
-    paths = [os.path.realpath(a.rpartition("=")[2] if "=" in a and not os.path.isdir(a) else a) for a in args]
-    if len(set(paths)) < len(paths):
+    # NAME=OUTDIR, unless OUTDIR is a directory with a = in its name
+    named = [a.rpartition("=")[::2] if "=" in a and not os.path.isdir(a) else ("", a) for a in args]
+    if len({os.path.realpath(p) for _, p in named}) < len(args):
         die("one run given twice (%s): give each kernel's own run" % " ".join(args))
-    runs = [run_dir(a) for a in args]
+    runs = [run_dir(n, p) for n, p in named]
     for what, i in (("machines", 0), ("machines", 1), ("run lengths", 2)):
         if len({r[2][i] for r in runs}) > 1:
             die("the runs are of different %s (%s): compare runs of one machine and one length" % (

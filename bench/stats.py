@@ -112,13 +112,12 @@ def compare(d, c, bases, m):
         scale, diff = mean(y), mean(x) - mean(y)
         if not scale:
             return dict(r, verdict="baseline 0")
+        se, df = 0.0, 0.0
         if len(x) > 1 and len(y) > 1:
             # Welch-Satterthwaite by hand: Debian 12's scipy (1.10) gives no df
             qx, qy = stdev(x) ** 2 / len(x), stdev(y) ** 2 / len(y)
             se = math.sqrt(qx + qy)
             df = (qx + qy) ** 2 / (qx * qx / (len(x) - 1) + qy * qy / (len(y) - 1)) if se else INF
-        else:
-            se, df = 0.0, 0.0
     r["delta_pct"] = 100.0 * diff / scale
     if not df:
         return dict(r, verdict="too few samples")
@@ -139,10 +138,6 @@ def compare(d, c, bases, m):
     return r
 
 
-def ci(r):
-    return "%+.2f%% [%+.2f%%, %+.2f%%]" % (r["delta_pct"], r["ci_low_pct"], r["ci_high_pct"])
-
-
 def pooled(d, cs):
     """The conditions cs of one metric as one: their runs, by boot."""
     p = {}
@@ -154,13 +149,12 @@ def pooled(d, cs):
 
 def fit(v, fmt, width):
     """v in fmt (a %f), fewer decimals while it is wider than width: a figure is never cut off."""
-    d = int(re.search(r"\.(\d+)f", fmt).group(1))
-    t = fmt % v
-    while len(t) > width and d > 0:
-        d -= 1
+    for d in range(int(re.search(r"\.(\d+)f", fmt).group(1)), -1, -1):
         t = re.sub(r"\.\d+f", ".%df" % d, fmt) % v
+        if len(t) <= width:
+            return t.rjust(width)
     # past that, an absurd figure: its power of ten (1e5)
-    return (t if len(t) <= width else re.sub(r"e\+?(-?)0*", r"e\1", ("%+.0e" if "+" in fmt else "%.0e") % v)).rjust(width)
+    return re.sub(r"e\+?(-?)0*", r"e\1", ("%+.0e" if "+" in fmt else "%.0e") % v).rjust(width)
 
 
 def brief(data, conds, feat, name, title):
@@ -169,6 +163,7 @@ def brief(data, conds, feat, name, title):
     g = lambda v: fit(v, "%.0f", 7) if abs(v) >= 100 else "%.4g" % v  # noqa: E731
     cv = lambda s: "(%s)%s" % (fit(s["cv_pct"], "%.1f", 4), "!" if s["cv_pct"] > CV_NOISY else " ")  # noqa: E731
     row = lambda *x: ("%-11s %-8s %15s %20s %s" % x).rstrip()  # noqa: E731
+    short = lambda m: m.replace("_per_s", "/s").replace("_per_", "/").replace("completions", "compl")[:8]  # noqa: E731
     lines = [title, row("workload", "metric", name(base[0])[:12] + " (CV)", name(feat[0])[:12] + " [%](CV)", "95% CI, %")]
     for (wl, m), d in data.items():
         if m not in PRIMARY or not all(c in d for c in base + feat):
@@ -191,11 +186,6 @@ def brief(data, conds, feat, name, title):
     return lines + ["  !: a CV over %g %%, noisy: more rounds (RUNS) narrow its interval" % CV_NOISY] * noisy
 
 
-def short(m):
-    """A metric's name in the summary's 8 columns."""
-    return m.replace("_per_s", "/s").replace("_per_", "/").replace("completions", "compl")[:8]
-
-
 def regime(data, conds, wl, name, asked_min, lines, flags):
     """The telemetry's figures per condition and level, means over every run."""
     reg = {}
@@ -206,21 +196,19 @@ def regime(data, conds, wl, name, asked_min, lines, flags):
                 reg.setdefault(c, {}).setdefault(lvl, {})[what] = mean(v for vs in by_boot.values() for v in vs)
     # schedstat's classes alone (no telemetry) have no visits to say a regime by (counters.py's)
     reg = {c: {lvl: x for lvl, x in lv.items() if "visits" in x} for c, lv in reg.items()}
-    reg = {c: lv for c, lv in reg.items() if lv}
-    if not reg:
+    if not any(reg.values()):
         return
     lines += ["  regime of %s (telemetry, per run; 'asked': visits below ratio 1024, where the gate or dice"
               " decides):" % wl, "  %-36s %5s %13s %9s %9s %7s %8s %7s %6s" % (
                   "condition", "level", "ratio start>end", "visits", "attempts", "pulls", "at 1024", "asked", "skip")]
-    for c in (c for c in conds if c in reg):
-        tv = tf = ta = 0.0
+    for c in (c for c in conds if reg.get(c)):
         for lvl, x in reg[c].items():
             v, full, a = x.get("visits", 0.0), x.get("full", 0.0), x.get("attempts", 0.0)
-            tv, tf, ta = tv + v, tf + full, ta + a
             pc = (lambda n: 100.0 * n / v) if v else (lambda n: 0.0)
             lines.append("  %-36s %5s %6.0f > %-6.0f %9.0f %9.0f %7.1f %7.1f%% %6.1f%% %5.1f%%" % (
                 name(c)[:36], lvl, x.get("ratio0", 0), x.get("ratio1", 0), v, a, x.get("pulls", 0),
                 pc(full), pc(v - full), pc(max(v - a, 0))))
+        tv, tf, ta = (sum(x.get(k, 0.0) for x in reg[c].values()) for k in ("visits", "full", "attempts"))
         asked, skipped = (100.0 * (tv - tf) / tv, 100.0 * max(tv - ta, 0) / tv) if tv else (0.0, 0.0)
         if tv and (asked < asked_min or skipped < 1.0):
             lines.append("  %-36s FLAG: asked on %.1f%% of the visits, %.1f%% skipped: this says nothing"
@@ -263,19 +251,17 @@ def main():
     data, conds = load(o.csv)
     labels = dict(o.label)
     name = lambda c: labels.get(c, c)  # noqa: E731
+    ci = lambda r: "%+.2f%% [%+.2f%%, %+.2f%%]" % (r["delta_pct"], r["ci_low_pct"], r["ci_high_pct"])  # noqa: E731
     if o.summary:
         if not set(o.summary) < set(conds):
             ap.error("--summary: %s is not some of the conditions %s" % ("+".join(o.summary), ", ".join(conds)))
         sys.exit(print("\n".join(brief(data, conds, o.summary, name, o.title))))
-    if o.compare:
-        comps = [(c, b.split("+")) for c, b in o.compare]
-        unknown = [x for c, bases in comps for x in [c] + bases if x not in conds]
-        if unknown:
-            ap.error("--compare: %s has no condition %s (it has %s)" % (" ".join(o.csv), ", ".join(map(repr, unknown)),
-                                                                      ", ".join(conds)))
-    else:
-        comps = [(c, [c[:-1] + "A", c[:-1] + "A2"]) for c in conds
-                 if (c == "B" or c.endswith(":B")) and {c[:-1] + "A", c[:-1] + "A2"} <= set(conds)]
+    # by default each B (or X:B) against its A and A2
+    comps = [(c, b.split("+")) for c, b in o.compare] or [(c, [c[:-1] + "A", c[:-1] + "A2"]) for c in conds if (
+        c == "B" or c.endswith(":B")) and {c[:-1] + "A", c[:-1] + "A2"} <= set(conds)]
+    unknown = [x for c, bases in comps for x in [c] + bases if x not in conds]
+    if unknown:
+        ap.error("--compare: %s has no condition %s (it has %s)" % (" ".join(o.csv), ", ".join(map(repr, unknown)), ", ".join(conds)))
     out = {"title": o.title, "conditions": [], "comparisons": [], "control": [], "flags": [], "cv_over": []}
     lines, unsure = [o.title, ""], []
     w = max([len(name(c)) for c in conds] + [10])
@@ -286,8 +272,7 @@ def main():
                 wl, m, "explains, neither way is better" if m in NEUTRAL else
                 ("lower" if lower_is_better(m) else "higher") + " is better",
                 "a boot's mean" if many else "a run (one boot)"),
-                "  %-*s %5s %5s %12s %12s %12s %12s %7s" % (w, "condition", "runs", "boots", "mean", "median",
-                                                           "min", "max", "CV")]
+                "  %-*s %5s %5s %12s %12s %12s %12s %7s" % (w, "condition", "runs", "boots", "mean", "median", "min", "max", "CV")]
             for c in (c for c in conds if c in d):
                 s = dict(summary(d[c]), workload=wl, metric=m, condition=c, name=name(c))
                 out["conditions"].append(s)
@@ -301,8 +286,7 @@ def main():
                     out["comparisons"].append(r)
                     more = (" (%s, %d and %d)" % (r["test"], r["n"], r["n_base"]) if "ci_low_pct" in r else "")
                     if r.get("drift_pct") is not None:
-                        more += "; drift of %s: %+.2f%%" % (" against ".join(name(b) for b in bases[::-1][:2])
-                                                            if len(bases) > 1 else name(bases[0]), r["drift_pct"])
+                        more += "; drift of %s: %+.2f%%" % (" against ".join(name(b) for b in bases[::-1][:2]), r["drift_pct"])
                     fig = ci(r) + " " if "ci_low_pct" in r else "%+.2f%% " % r["delta_pct"] if "delta_pct" in r else ""
                     lines.append("  %s vs %s: %s%s%s" % (name(c), " + ".join(name(b) for b in bases), fig,
                                                         r["verdict"], more))
@@ -311,14 +295,10 @@ def main():
             apart = [r for r in out["comparisons"] if r["workload"] == wl and r["condition"] == o.control
                      and r["metric"] in PRIMARY and r["verdict"] not in ("within noise", "too few samples")]
             out["control"].append({"workload": wl, "told_apart": bool(apart)})
-            if apart:
-                lines.append("  positive control (%s): told apart (%s)" % (name(o.control), ", ".join(
-                    "%s %s" % (r["metric"], ci(r)) for r in apart if "ci_low_pct" in r)))
-            else:
-                lines.append("  positive control (%s): NOT told apart: %s cannot say \"no difference\" here" % (
-                    name(o.control), wl))
-                unsure.append(wl)
-            lines.append("")
+            unsure += [] if apart else [wl]
+            lines += ["  positive control (%s): " % name(o.control) + ("told apart (%s)" % ", ".join(
+                "%s %s" % (r["metric"], ci(r)) for r in apart if "ci_low_pct" in r) if apart else
+                "NOT told apart: %s cannot say \"no difference\" here" % wl), ""]
         regime(data, conds, wl, name, o.asked_min, lines, out["flags"])
     if o.control or not o.no_control:
         lines.append("The positive control was not told apart for %s: no \"within noise\" there means"
