@@ -188,7 +188,6 @@ void count(bool check)
 		    c->gap[at], gap_bound(at), at);
 		tap(c->dice_gap > gap_bound(GAP_DICE), "negative: the fixed dice exceeds it: %lu of %lu (r=%u)",
 		    c->dice_gap, gap_bound(GAP_DICE), GAP_DICE);
-		munmap(c, sizeof(*c));
 		return;
 	}
 	printf("C. Count (model): attempts counted from the domain's start less floor(S), S the\n"
@@ -213,5 +212,4 @@ void count(bool check)
 	       c->gap_attempts, CNT_CPUS, c->gap[at], gap_bound(at), at,
 	       c->gap[at] <= gap_bound(at) ? "met" : "MISSED", c->dice_gap, gap_bound(GAP_DICE),
 	       GAP_DICE);
-	munmap(c, sizeof(*c));
 }

@@ -9,18 +9,17 @@
  */
 static unsigned long *opps_list(unsigned int k, double jitter, u64 key, unsigned long visits)
 {
-	size_t n = 0, size = visits / k + 16;
+	/* t_n >= n k (1 - jitter): at most visits / (k (1 - jitter)) + 2 chances */
+	size_t n = 0, size = visits / (k * (1 - jitter)) + 16;
 	unsigned long *list = malloc(size * sizeof(*list));
 	struct rng r;
 	double t;
 
+	if (!list)
+		fail("out of memory");
 	rng_seed(&r, key);
 	t = k * rng_unit(&r);
 	do {
-		if (n + 1 >= size)
-			list = realloc(list, (size *= 2) * sizeof(*list));
-		if (!list)
-			fail("out of memory");
 		list[n] = (unsigned long)t;
 		t += k * (1 + jitter * (2 * rng_unit(&r) - 1));
 	} while (list[n++] < visits);
@@ -60,26 +59,23 @@ static unsigned long lockon_run(const struct variant *va, unsigned int rate,
 	return pulls;
 }
 
-/* The first is the reference, the next three the same with other draws */
-static const struct variant lockon_variants[] = {
-	{ .design = DICE, .shift = SHIFT },
-	{ .design = DICE, .shift = SHIFT, .redraw = 1 },
-	{ .design = DICE, .shift = SHIFT, .redraw = 2 },
-	{ .design = DICE, .shift = SHIFT, .redraw = 3 },
-	{ .design = GATE, .shift = SHIFT },
-	{ .design = PLAIN, .shift = SHIFT },
-	{ .design = GOLDEN, .shift = SHIFT },
-	{ .design = DICE, .shift = 0 },		/* patch 1: the fixed dice ... */
-	{ .design = DICE73, .shift = 0 },	/* ... against v7.3's */
+/* The first is the reference, the NR_AGAIN from LV_AGAIN the same with other draws */
+#define NR_AGAIN	3
+enum {
+	LV_DICE, LV_AGAIN, LV_GATE = LV_AGAIN + NR_AGAIN, LV_PLAIN, LV_GOLDEN, LV_INT, LV_INT73, NR_LV
 };
 
-#define NR_LV		ARRAY_SIZE(lockon_variants)
-#define LV_AGAIN	1	/* .. LV_AGAIN + NR_AGAIN - 1 */
-#define NR_AGAIN	3
-#define LV_GATE		4
-#define LV_PLAIN	5
-#define LV_GOLDEN	6
-#define LV_INT		7
+static const struct variant lockon_variants[NR_LV] = {
+	[LV_DICE] = { DICE, SHIFT, 0, "fixed dice/64" },
+	{ DICE, SHIFT, 1, "fixed dice/64 again" },
+	{ DICE, SHIFT, 2, "fixed dice/64 again2" },
+	{ DICE, SHIFT, 3, "fixed dice/64 again3" },
+	[LV_GATE] = { GATE, SHIFT, 0, "gate/64" },
+	[LV_PLAIN] = { PLAIN, SHIFT, 0, "plain/64" },
+	[LV_GOLDEN] = { GOLDEN, SHIFT, 0, "golden/64" },
+	[LV_INT] = { DICE, 0, 0, "fixed dice/int" },	/* patch 1: the fixed dice ... */
+	[LV_INT73] = { DICE73, 0, 0, "v7.3 dice/int" },	/* ... against v7.3's */
+};
 
 static const unsigned int lockon_rates[] = { 0, 8 };
 static const double lockon_jitters[] = { 0, 0.01 };
@@ -148,20 +144,6 @@ static struct rel lockon_rel(const struct lockon *l, unsigned int r, unsigned in
 	return rel;
 }
 
-/* The dice against itself: of its other draws, the one with the lowest worst k */
-static struct rel lockon_again(const struct lockon *l, unsigned int r, unsigned int j)
-{
-	struct rel low = lockon_rel(l, r, j, LV_AGAIN, 0), rel;
-	unsigned int a;
-
-	for (a = 1; a < NR_AGAIN; a++) {
-		rel = lockon_rel(l, r, j, LV_AGAIN + a, 0);
-		if (rel.worst < low.worst)
-			low = rel;
-	}
-	return low;
-}
-
 /*
  * The claim: >= 97 % of the dice on average, a worst k at least 90 % of the
  * dice's against itself. The worst of 1023 noisy k is itself noisy: it is
@@ -174,75 +156,69 @@ static struct rel lockon_again(const struct lockon *l, unsigned int r, unsigned 
  */
 #define LOCKON_WORST	0.9
 
-static bool lockon_pass(const struct lockon *l, unsigned int r, unsigned int j, unsigned int v)
-{
-	struct rel rel = lockon_rel(l, r, j, v, 0);
-
-	return rel.mean >= 0.97 && rel.worst >= LOCKON_WORST * lockon_again(l, r, j).worst;
-}
-
-static void lockon_check(const struct lockon *l)
-{
-	static const struct { unsigned int v; const char *name; } neg[] = {
-		{ LV_PLAIN, "plain" }, { LV_GOLDEN, "a multiplicative place (golden)" },
-	};
-	unsigned int r, j, n;
-
-	for (r = 0; r < NR_RATE; r++)
-		for (j = 0; j < NR_JIT; j++) {
-			struct rel g = lockon_rel(l, r, j, LV_GATE, 0), d = lockon_again(l, r, j);
-
-			tap(lockon_pass(l, r, j, LV_GATE),
-			    "lock-on: gate, T=%u, jitter %.0f%%: mean >= 97%% of the dice's pulls over k = 2..1024, worst k at least 90%% of the dice against itself: mean %.1f%%, worst %.1f%% (k=%u), dice's worst %.1f%% (k=%u); sd over k %.1f%%, dice's %.1f%%",
-			    lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean, 100 * g.worst,
-			    g.worst_k, 100 * d.worst, d.worst_k, 100 * g.sd, 100 * d.sd);
-			for (n = 0; n < ARRAY_SIZE(neg); n++) {
-				g = lockon_rel(l, r, j, neg[n].v, 0);
-				tap(!lockon_pass(l, r, j, neg[n].v),
-				    "negative: %s misses that (T=%u, jitter %.0f%%): mean %.1f%%, worst %.1f%% (k=%u)",
-				    neg[n].name, lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean,
-				    100 * g.worst, g.worst_k);
-			}
-		}
-}
-
-static void lockon_table(const struct lockon *l)
+/*
+ * The rows of table A with the claim, gate, plain and golden, met or
+ * MISSED; or (@check) the claim of the gate and its negative controls as TAP
+ */
+static void lockon_print(const struct lockon *l, bool check)
 {
 	unsigned int r, j, v;
 
-	printf("A. Lock-on (model, closed loop): CPU 1 of a domain; visit v can pull iff it is\n"
-	       "   one of a periodic sequence of period k: an attempt there pulls, any other\n"
-	       "   fails. NI_RATE term T held constant. Chances at t_n = t_(n-1) + k (1 +\n"
-	       "   U[-jitter, jitter]), visit floor(t_n), t_0 uniform in [0, k). k = 2..1024,\n"
-	       "   %u seeds (phase, jitter, dice), pulls summed; per run 1000 k 1024 / (1 + T +\n"
-	       "   1024 / k) visits (about %lu fixed-dice pulls), at most %lu.\n\n"
-	       "   Pulls over those of %s (the series' estimator, the dice), per k:\n"
-	       "   the mean over k, the worst k and the spread (sd) over k. The claim: a mean\n"
-	       "   of at least 97 %% and a worst k at least 90 %% of the dice's against itself\n"
-	       "   ('again': other draws; the lowest of the three).\n\n"
-	       "     T  jitter  design               mean     worst (k)        sd    claim\n",
-	       l->seeds, l->target, l->cap, variant_name(&lockon_variants[0]));
+	if (!check)
+		printf("A. Lock-on (model, closed loop): CPU 1 of a domain; visit v can pull iff it is\n"
+		       "   one of a periodic sequence of period k: an attempt there pulls, any other\n"
+		       "   fails. NI_RATE term T held constant. Chances at t_n = t_(n-1) + k (1 +\n"
+		       "   U[-jitter, jitter]), visit floor(t_n), t_0 uniform in [0, k). k = 2..1024,\n"
+		       "   %u seeds (phase, jitter, dice), pulls summed; per run 1000 k 1024 / (1 + T +\n"
+		       "   1024 / k) visits (about %lu fixed-dice pulls), at most %lu.\n\n"
+		       "   Pulls over those of %s (the series' estimator, the dice), per k:\n"
+		       "   the mean over k, the worst k and the spread (sd) over k. The claim: a mean\n"
+		       "   of at least 97 %% and a worst k at least 90 %% of the dice's against itself\n"
+		       "   ('again': other draws; the lowest of the three).\n\n"
+		       "     T  jitter  design               mean     worst (k)        sd    claim\n",
+		       l->seeds, l->target, l->cap, lockon_variants[LV_DICE].name);
 	for (r = 0; r < NR_RATE; r++)
 		for (j = 0; j < NR_JIT; j++) {
-			for (v = 1; v < NR_LV; v++) {
-				struct rel rel = lockon_rel(l, r, j, v, 0);
+			struct rel d = lockon_rel(l, r, j, LV_AGAIN, 0), g;
 
-				printf("   %3u  %5.0f%%  %-19s %6.1f%%  %6.1f%% (k=%-4u)  %5.1f%%  %s\n",
-				       lockon_rates[r], 100 * lockon_jitters[j],
-				       variant_name(&lockon_variants[v]), 100 * rel.mean,
-				       100 * rel.worst, rel.worst_k, 100 * rel.sd,
-				       v == LV_GATE || v == LV_PLAIN || v == LV_GOLDEN ?
-				       lockon_pass(l, r, j, v) ? "met" : "MISSED" : "-");
+			/* the dice against itself: of its other draws, the one with the lowest worst k */
+			for (v = LV_AGAIN + 1; v < LV_GATE; v++) {
+				g = lockon_rel(l, r, j, v, 0);
+				if (g.worst < d.worst)
+					d = g;
 			}
-			printf("\n");
+			for (v = LV_AGAIN; v < l->nv; v++) {
+				bool claim = v >= LV_GATE && v <= LV_GOLDEN, met;
+
+				g = lockon_rel(l, r, j, v, 0);
+				met = g.mean >= 0.97 && g.worst >= LOCKON_WORST * d.worst;
+				if (!check)
+					printf("   %3u  %5.0f%%  %-19s %6.1f%%  %6.1f%% (k=%-4u)  %5.1f%%  %s\n",
+					       lockon_rates[r], 100 * lockon_jitters[j], lockon_variants[v].name,
+					       100 * g.mean, 100 * g.worst, g.worst_k, 100 * g.sd,
+					       claim ? met ? "met" : "MISSED" : "-");
+				else if (v == LV_GATE)
+					tap(met, "lock-on: gate, T=%u, jitter %.0f%%: mean >= 97%% of the dice's pulls over k = 2..1024, worst k at least 90%% of the dice against itself: mean %.1f%%, worst %.1f%% (k=%u), dice's worst %.1f%% (k=%u); sd over k %.1f%%, dice's %.1f%%",
+					    lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean, 100 * g.worst,
+					    g.worst_k, 100 * d.worst, d.worst_k, 100 * g.sd, 100 * d.sd);
+				else if (claim)
+					tap(!met, "negative: %s misses that (T=%u, jitter %.0f%%): mean %.1f%%, worst %.1f%% (k=%u)",
+					    v == LV_PLAIN ? "plain" : "a multiplicative place (golden)",
+					    lockon_rates[r], 100 * lockon_jitters[j], 100 * g.mean,
+					    100 * g.worst, g.worst_k);
+			}
+			if (!check)
+				printf("\n");
 		}
+	if (check)
+		return;
 	printf("   Patch 1 (v7.3's estimator, whole visits): pulls of the v7.3 dice over the\n"
 	       "   fixed dice's, the mean over k = 2..1024 (how much patch 1 throttles more)\n\n"
 	       "     T  jitter   v7.3 / fixed dice\n");
 	for (r = 0; r < NR_RATE; r++)
 		for (j = 0; j < NR_JIT; j++)
 			printf("   %3u  %5.0f%%   %.3f\n", lockon_rates[r], 100 * lockon_jitters[j],
-			       lockon_rel(l, r, j, LV_INT + 1, LV_INT).mean);
+			       lockon_rel(l, r, j, LV_INT73, LV_INT).mean);
 }
 
 void lockon(bool check)
@@ -251,12 +227,8 @@ void lockon(bool check)
 		{ .seeds = 3, .nv = NR_LV, .target = 1000, .cap = 1UL << 28 },
 		{ .seeds = 2, .nv = LV_GOLDEN + 1, .target = 200, .cap = 1UL << 25 },
 	};
-	struct lockon run = runs[check], *l;
-	size_t size = NR_RATE * sizeof(*run.pulls);
+	struct lockon run = runs[check];
 
-	run.pulls = shared(size);
-	l = parallel(&run, sizeof(run), NR_K * NR_RATE * NR_JIT, lockon_job);
-	(check ? lockon_check : lockon_table)(l);
-	munmap(l->pulls, size);
-	munmap(l, sizeof(*l));
+	run.pulls = shared(NR_RATE * sizeof(*run.pulls));
+	lockon_print(parallel(&run, sizeof(run), NR_K * NR_RATE * NR_JIT, lockon_job), check);
 }

@@ -40,22 +40,14 @@ static unsigned int scen_ratio(enum scen s, struct rng *rng, struct est *e, unsi
 	}
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void lockstep_job(unsigned int j, void *arg)
 {
 	struct lockstep *l = arg;
 	unsigned int slot = j % NR_SLOT, ni = j / NR_SLOT % NR_LN, s = j / NR_SLOT / NR_LN;
 	enum design d = slot == 0 ? GATE : slot == 1 ? RESTART : DICE;
-	unsigned int n = ls_cpus[ni], c, ratio = 0, distinct = 1;
+	unsigned int n = ls_cpus[ni], c, i, ratio = 0, distinct = 0;
 	struct lsres *res = &l->r[s][ni][slot];
 	struct gate g[LS_MAX_CPUS];
-	u32 state[LS_MAX_CPUS];
 	unsigned long v;
 	struct rng rng;
 	struct est e;
@@ -74,33 +66,13 @@ static void lockstep_job(unsigned int j, void *arg)
 		most = max(most, a - (int)((n * (1 + ratio) + SCALE - 1) / SCALE));
 	}
 	/* once two share a state they share it for good: the end tells */
-	for (c = 0; c < n; c++)
-		state[c] = g[c].state;
-	qsort(state, n, sizeof(*state), cmp_u32);
-	for (c = 1; c < n; c++)
-		distinct += state[c] != state[c - 1];
+	for (c = 0; c < n; c++) {
+		for (i = 0; i < c && g[i].state != g[c].state; i++)
+			;
+		distinct += i == c;
+	}
 	res->most = most;
 	res->distinct = d == DICE ? n : distinct;
-}
-
-/* the dice's fewest and most over the seeds */
-static void dice_range(const struct lockstep *l, unsigned int s, unsigned int ni, int *lo, int *hi)
-{
-	unsigned int i;
-
-	for (*lo = 1000, *hi = -1000, i = SLOT_DICE; i < NR_SLOT; i++) {
-		*lo = min(*lo, l->r[s][ni][i].most);
-		*hi = max(*hi, l->r[s][ni][i].most);
-	}
-}
-
-/* The claims: no state shared, and no more at once than the dice's worst seed */
-static bool lockstep_ok(const struct lockstep *l, unsigned int s, unsigned int ni, unsigned int slot)
-{
-	int lo, hi;
-
-	dice_range(l, s, ni, &lo, &hi);
-	return l->r[s][ni][slot].distinct == ls_cpus[ni] && l->r[s][ni][slot].most <= hi;
 }
 
 void lockstep(bool check)
@@ -108,11 +80,23 @@ void lockstep(bool check)
 	struct lockstep *l = parallel(&(struct lockstep){ .visits = 1UL << (check ? 20 : 22) },
 				      sizeof(*l), NR_SCEN * NR_LN * NR_SLOT, lockstep_job);
 	int lo[NR_SCEN][NR_LN], hi[NR_SCEN][NR_LN];
-	unsigned int s, ni;
+	bool ok[NR_SCEN][NR_LN];
+	unsigned int s, ni, i;
 
 	for (s = 0; s < NR_SCEN; s++)
-		for (ni = 0; ni < NR_LN; ni++)
-			dice_range(l, s, ni, &lo[s][ni], &hi[s][ni]);
+		for (ni = 0; ni < NR_LN; ni++) {
+			const struct lsres *r = l->r[s][ni];
+
+			/* the dice's fewest and most over the seeds */
+			lo[s][ni] = 1000;
+			hi[s][ni] = -1000;
+			for (i = SLOT_DICE; i < NR_SLOT; i++) {
+				lo[s][ni] = min(lo[s][ni], r[i].most);
+				hi[s][ni] = max(hi[s][ni], r[i].most);
+			}
+			/* the claims: no state shared, no more at once than the dice's worst seed */
+			ok[s][ni] = r[0].distinct == ls_cpus[ni] && r[0].most <= hi[s][ni];
+		}
 	if (check) {
 		for (s = 0; s < NR_SCEN; s++)
 			tap(l->r[s][0][0].distinct == ls_cpus[0] && l->r[s][1][0].distinct == ls_cpus[1],
@@ -124,7 +108,7 @@ void lockstep(bool check)
 			    "negative: restart merges under a %s ratio: %u distinct of %u", scen_name[s],
 			    l->r[s][0][1].distinct, ls_cpus[0]);
 		for (s = 0; s < NR_SCEN; s++)
-			tap(lockstep_ok(l, s, 0, 0) && lockstep_ok(l, s, 1, 0),
+			tap(ok[s][0] && ok[s][1],
 			    "together: gate, %s ratio: no more CPUs attempt at once than the dice's worst of %u seeds: N=%u %+d (dice %+d..%+d), N=%u %+d (dice %+d..%+d)",
 			    scen_name[s], LS_SEEDS, ls_cpus[0], l->r[s][0][0].most, lo[s][0], hi[s][0],
 			    ls_cpus[1], l->r[s][1][0].most, lo[s][1], hi[s][1]);
@@ -132,7 +116,6 @@ void lockstep(bool check)
 			tap(l->r[s][0][1].most > hi[s][0],
 			    "negative: restart exceeds that under a %s ratio: %+d (dice at most %+d, N=%u)",
 			    scen_name[s], l->r[s][0][1].most, hi[s][0], ls_cpus[0]);
-		munmap(l, sizeof(*l));
 		return;
 	}
 	printf("D. Lockstep (model): CPUs 0 .. N-1 of a domain (newidle_gate_init(cpu)) make the\n"
@@ -154,7 +137,6 @@ void lockstep(bool check)
 			printf("   %4u  %-8s  %+5d  %6u  %+8d  %6u   %+5d..%+-5d    %s\n",
 			       ls_cpus[ni], scen_name[s], r[0].most, r[0].distinct, r[1].most,
 			       r[1].distinct, lo[s][ni], hi[s][ni],
-			       lockstep_ok(l, s, ni, 0) ? "met" : "MISSED");
+			       ok[s][ni] ? "met" : "MISSED");
 		}
-	munmap(l, sizeof(*l));
 }

@@ -4,7 +4,7 @@
 /*
  * A model of the newidle balance gate in userspace (no kernel runs): the
  * tree's newidle.h against v7.3's dice, patch 1's fixed dice, a plain
- * accumulator and three negative controls (design_name[]), with
+ * accumulator and three negative controls (enum design), with
  * update_newidle_stats() in whole visits (v7.3) and 1/64ths (the series).
  * NI_RATE's delta >> 22 is held at a constant T. Every case seeds its own
  * generators, so results do not depend on the workers (SIM_WORKERS=n).
@@ -102,12 +102,7 @@ static inline void taus_seed(struct taus *t, u64 key)
 
 /* The designs: which visits of a domain attempt */
 
-enum design { DICE73, DICE, PLAIN, RESTART, GATE, NOOWED, GOLDEN, NR_DESIGNS };
-
-static const char *const design_name[NR_DESIGNS] __attribute__((unused)) = {
-	[DICE73] = "v7.3 dice", [DICE] = "fixed dice", [PLAIN] = "plain",
-	[RESTART] = "restart", [GATE] = "gate", [NOOWED] = "no owed", [GOLDEN] = "golden",
-};
+enum design { DICE73, DICE, PLAIN, RESTART, GATE, NOOWED, GOLDEN };
 
 struct gate {
 	enum design design;
@@ -287,25 +282,17 @@ static inline void est_visits(struct est *e, unsigned int n, unsigned int succes
 	e->success /= 2;
 }
 
-/* A design with its estimator; @redraw n > 0: the same again with the n-th other draws */
+/*
+ * A design with its estimator (@shift), named in the tables "design/int"
+ * (whole visits) or "design/64" (1/64ths); @redraw n > 0: the same again
+ * with the n-th other draws, "... again" (n = 1), "... again2" and on
+ */
 struct variant {
 	enum design design;
 	unsigned int shift;
 	unsigned int redraw;
+	const char *name;
 };
-
-static inline const char *variant_name(const struct variant *v)
-{
-	static char buf[8][32];
-	static unsigned int n;
-	char *b = buf[n++ % ARRAY_SIZE(buf)];
-
-	snprintf(b, sizeof(buf[0]), "%s/%s%s", design_name[v->design], v->shift ? "64" : "int",
-		 v->redraw ? " again" : "");
-	if (v->redraw > 1)
-		snprintf(b + strlen(b), sizeof(buf[0]) - strlen(b), "%u", v->redraw);
-	return b;
-}
 
 /* Shared memory, for the workers' results */
 static inline void *shared(size_t size)
@@ -320,7 +307,8 @@ static inline void *shared(size_t size)
 /*
  * One worker per CPU (SIM_WORKERS: n) runs job(0 .. @jobs - 1, r), each once:
  * r is @size bytes of shared memory begun as a copy of @init, which the jobs
- * fill in. Returns r, for munmap(r, @size).
+ * fill in. Returns r, mapped until the program ends: the results are small,
+ * and read until then.
  */
 static inline void *parallel(const void *init, size_t size, unsigned int jobs,
 			     void (*job)(unsigned int, void *))
@@ -348,7 +336,6 @@ static inline void *parallel(const void *init, size_t size, unsigned int jobs,
 	}
 	while (wait(&status) > 0)
 		failed |= !WIFEXITED(status) || WEXITSTATUS(status);
-	munmap(next, sizeof(*next));
 	if (failed)
 		fail("a worker failed");
 	return r;
