@@ -42,6 +42,10 @@ if [ -f "$t" ]; then
 	rm -rf "$g/negatives"
 	for name in $(sed -n 's/^name: //p' "$defs"); do
 		block=$(sed -n "/^name: $name\$/,/^\$/p" "$defs")
+		case " $(sed -n 's/^every: but //p' "$defs") " in
+		*" $name "*) ;;
+		*) block+=$'\n'$(sed -n '/^every: /,/^$/p' "$defs") ;;
+		esac
 		s=$(cat "$t"; echo .)
 		while IFS= read -r line; do
 			case $line in
