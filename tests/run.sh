@@ -21,15 +21,23 @@ mkdir -p "$OUT/logs"
 lab_settings_dump >"$OUT/logs/check-settings.txt"
 declare -A ready=()
 
-# prepared NEED: what a part needs is there (prepared once, on first need)
+# prepared NEED: what a part needs is there (prepared once, on first need;
+# the tree's may be under way already, started early)
 prepared() {
-	local step
+	local step rc=0
 	case $1 in
 	-) return 0 ;;
 	tree) step="apply" ;;
 	kernel) step="guest patched" ;;
 	*) die "$parts: unknown need '$1' (-, tree, kernel)" ;;
 	esac
+	if [ "$1" = tree ] && [ -n "$early" ]; then
+		wait "$early" || rc=$?
+		early=""
+		say "== prepared beside the first parts: $prep $step"
+		cat "$OUT/logs/check-prepare.log" >&2
+		if [ "$rc" = 0 ]; then ready[tree]=ok; else ready[tree]="'$prep $step' failed"; fi
+	fi
 	if [ -z "${ready[$1]:-}" ]; then
 		say "== preparing: $prep $step"
 		# shellcheck disable=SC2086
@@ -75,6 +83,15 @@ if ! "$prep" deps; then
 	echo "the required packages are missing (above): no part run"
 	echo "0 passed, 1 failed, 0 skipped"
 	exit 1
+fi
+# The tree's preparation (mostly git writing files) runs beside the parts
+# that need nothing, when a part to run needs it; its output is shown when
+# the first part needing it starts.
+early=""
+if [ -n "$(awk -v only=" ${ONLY:-} " '!/^#/ && NF && $2 != "-" && (only == "  " || index(only, " " $1 " "))' "$parts")" ]; then
+	"$prep" apply >"$OUT/logs/check-prepare.log" 2>&1 </dev/null &
+	early=$!
+	trap '[ -z "$early" ] || kill "$early" 2>/dev/null || true' EXIT
 fi
 while read -r name need cmd; do
 	case $name in ''|'#'*) continue ;; esac

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$top"
 
 # a fake preparation: packages and tree fine, the kernel does not build
-script "$scratch/prepare" 'case $1 in deps|apply) exit 0 ;; guest) echo "fake: the kernel does not build" >&2; exit 1 ;; esac' 'exit 2'
+script "$scratch/prepare" 'case $1 in deps) exit 0 ;; apply) echo "fake: applied" >&2; echo >>"${0%/*}/applies"; exit 0 ;; guest) echo "fake: the kernel does not build" >&2; exit 1 ;; esac' 'exit 2'
 cat >"$scratch/parts" <<'EOF2'
 # name need command (a comment, passed over)
 a  -       printf 'ok 1 - a\nok 2 - b # SKIP no tool\n1..2\n'
@@ -27,6 +27,8 @@ runrc "$scratch/run.out" runner out timeout 600 tests/run.sh
 t_check "runner: fails when a part fails" test "$rc" != 0
 t_check "runner: the closing line counts skips apart, short plans, no TAP, exits and parts not run as failures" \
 	test "$(tail -1 "$scratch/run.out")" = "9 passed, 5 failed, 1 skipped"
+t_check "runner: the tree prepared once, beside the first parts, its output shown" eval \
+	'test "$(wc -l <"$scratch/applies")" = 1 && grep -q "== prepared beside the first parts" "$scratch/run.out" && grep -q "fake: applied" "$scratch/run.out"'
 t_check "runner: a part whose kernel does not build is not run, and says why" \
 	grep -q "== c: not run: '$scratch/prepare guest patched' failed" "$scratch/run.out"
 t_check "runner: a part after it that needs no kernel still runs" grep -q '^ok 1 - after the kernel failed' "$scratch/out/logs/check-g.log"
