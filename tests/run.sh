@@ -31,12 +31,14 @@ prepared() {
 	kernel) step="guest patched" ;;
 	*) die "$parts: unknown need '$1' (-, tree, kernel)" ;;
 	esac
-	if [ "$1" = tree ] && [ -n "$early" ]; then
+	# the tree's, started early, is waited for by the first part needing
+	# the tree or the kernel (whose preparation applies the series too)
+	if [ -n "$early" ]; then
 		wait "$early" || rc=$?
 		early=""
-		say "== prepared beside the first parts: $prep $step"
+		say "== prepared beside the first parts: $prep apply"
 		cat "$OUT/logs/check-prepare.log" >&2
-		if [ "$rc" = 0 ]; then ready[tree]=ok; else ready[tree]="'$prep $step' failed"; fi
+		if [ "$rc" = 0 ]; then ready[tree]=ok; else ready[tree]="'$prep apply' failed"; fi
 	fi
 	if [ -z "${ready[$1]:-}" ]; then
 		say "== preparing: $prep $step"

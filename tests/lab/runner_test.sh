@@ -47,6 +47,9 @@ t_check "runner: no other part ran" test "$(ls "$scratch/out2/logs")" = "$(print
 t_check "runner: the run's settings are stored beside its logs" grep -q '^CHECK_PARTS=' "$scratch/out2/logs/check-settings.txt"
 runner out3 make -s check ONLY="f g" >"$scratch/run.out" 2>/dev/null || true
 t_check "runner: make check ONLY=\"f g\" runs those two" test "$(tail -1 "$scratch/run.out")" = "2 passed, 0 failed, 0 skipped"
+runner out5 env ONLY=c tests/run.sh >"$scratch/run5.out" 2>&1 || true
+t_check "runner: ONLY=c, a kernel part alone, waits for the tree's early preparation before the kernel's" \
+	eval 'grep -q "fake: applied.*guest patched" <<<"$(grep "fake: applied\|== preparing: .* guest patched" "$scratch/run5.out" | tr "\n" " ")"'
 t_check "runner: an unknown part is refused, naming the parts" \
 	refuses_with "ONLY: no part 'nosuch' (the parts: a b c d e f g h i j k)" runner out4 env ONLY=nosuch tests/run.sh
 t_check "runner: and nothing ran" test ! -e "$scratch/out4/logs"
