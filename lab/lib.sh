@@ -113,8 +113,9 @@ variant_src() {
 	baseline|baseline-debug) echo "$OUT/src/baseline" ;;
 	experiment|experiment-debug) echo "$OUT/src/experiment" ;;
 	bisect-*) echo "$OUT/src/bisect" ;;
+	bench-record) echo "$OUT/src/bench-baseline" ;; # v7.3's bench tree, the recorder's config
 	*) case " $bench " in *" $1 "*) echo "$OUT/src/$1" ;;
-	   *) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, experiment, experiment-debug, $bench)" ;; esac ;;
+	   *) die "unknown kernel variant '$1' (baseline, patched, debug, baseline-debug, experiment, experiment-debug, bench-record, $bench)" ;; esac ;;
 	esac
 }
 

@@ -17,7 +17,8 @@ for s in $steps; do
 	apply)
 		"$L/apply.sh"
 		case $variant in experiment*|bench-experiment) "$L/apply.sh" experiment ;; esac
-		case $variant in bench-*) "$L/variant-tree.sh" "$variant" ;; esac
+		case $variant in bench-record) "$L/variant-tree.sh" bench-baseline ;;
+		bench-*) "$L/variant-tree.sh" "$variant" ;; esac
 		;;
 	build) "$L/build.sh" "$variant" ;;
 	guest)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build VARIANT's kernel in SRC/.build-VARIANT (out/build/VARIANT links to it):
 # tinyconfig + fragments of lab/data/config, incremental, through ccache.
-# Usage: lab/steps/build.sh baseline|patched|debug|baseline-debug|experiment|experiment-debug|bench-*
+# Usage: lab/steps/build.sh baseline|patched|debug|baseline-debug|experiment|experiment-debug|bench-*|bench-record
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -16,6 +16,7 @@ lab_lock
 case $variant in
 debug|baseline-debug|experiment-debug) frags="guest kunit debug" ;;
 bisect-min) frags="guest kunit min" ;;
+bench-record) frags="guest record" ;;
 bench-*) frags="guest" ;;
 *) frags="guest kunit" ;;
 esac

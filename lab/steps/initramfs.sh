@@ -26,7 +26,8 @@ mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,lab/bin,usr/bin,usr/sbin}
 cp "$bb" "$root/bin/busybox"
 cp "$LAB_TOP/lab/guest/init" "$root/init"
 chmod 755 "$root/init"
-cp "$OUT/guest/bin/futexbench" "$OUT/guest/bin/msgbench" "$LAB_TOP/bench/aba.sh" "$LAB_TOP/bench/bare-metal.sh" "$root/lab/bin/"
+cp "$OUT/guest/bin/futexbench" "$OUT/guest/bin/msgbench" "$LAB_TOP/bench/aba.sh" "$LAB_TOP/bench/bare-metal.sh" \
+	"$LAB_TOP/bench/ni-record.sh" "$root/lab/bin/"
 [ -d "$g/bin" ] && cp -a "$g/bin/." "$root/lab/bin/"
 [ -d "$g/kselftest" ] && cp -a "$g/kselftest" "$root/lab/kselftest"
 cp "$LAB_TOP"/lab/guest/*.sh "$LAB_TOP/lab/guest/splats" "$root/lab/"

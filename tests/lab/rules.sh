@@ -54,7 +54,7 @@ rule_one_place() {
 }
 
 # Bench scripts that run on a tester's machine too: their settings are in their head comment.
-RULE_STANDALONE="aba.sh bare-metal.sh build-futexbench.sh"
+RULE_STANDALONE="aba.sh bare-metal.sh build-futexbench.sh ni-record.sh"
 
 # rule_documented ROOT: every setting read as \${NAME:-...} (-, ?, +, =) is
 # in lab/settings, or for a standalone script in its head comment.
