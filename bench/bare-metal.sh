@@ -43,6 +43,13 @@
 #        bench/bare-metal.sh [--step1] --time   how long each takes, from the
 #             settings, on this kernel as --check says (where its features
 #             cannot be read, on one with every comparison)
+#        sudo bench/bare-metal.sh [--step1] --record [--quick] [OUTDIR]   step
+#             one, then a run of sembench815 under bench/ni-record.sh (every
+#             newidle attempt, NO_NI_RANDOM) into OUTDIR/ni.rec: its replay's
+#             table (bench/ni-replay.sh: a first-order ranking of the candidate
+#             throttles) and the recorder's overhead (sembench815's throughput
+#             against its NO_NI_RANDOM runs), in the report and the summary;
+#             --check and --time with it: the recorder's needs, its minutes
 #        bench/bare-metal.sh --report OUTDIR   the report of a --runs-only run
 #             (or of one that failed: what it finished)
 #        bench/bare-metal.sh --help   this text (options go before or after
@@ -61,26 +68,30 @@
 #   and the summary marks one over 5 %), SEMBENCH_URL=
 #   https://github.com/davidlohr/sembench-ng, SCHBENCH_URL=
 #   https://github.com/masoncl/schbench; ABA_FEATURES, ABA_SCHEDSTAT,
-#   ABA_SCHEDSTATS_SYSCTL, ABA_LOCKDOWN, ABA_LOCK and aba.sh's other ABA_*:
-#   the tests' stand-ins. Under sudo, OUTDIR goes to SUDO_UID:SUDO_GID.
+#   ABA_SCHEDSTATS_SYSCTL, ABA_LOCKDOWN, ABA_LOCK and aba.sh's other ABA_*,
+#   NI_RECORD=bench/ni-record.sh, NI_REPLAY=bench/ni-replay.sh: the tests'
+#   stand-ins. Under sudo, OUTDIR goes to SUDO_UID:SUDO_GID.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bare-metal: $*" >&2; exit 1; }
 # bad arguments and settings: exit 2, before anything is touched
 bad() { echo "bare-metal: $*" >&2; exit 2; }
-quick="" time_only="" runs_only="" report_only="" out="" step1="" why="" check_only=""
+quick="" time_only="" runs_only="" report_only="" out="" step1="" why="" check_only="" record=""
 for a; do
 	case $a in
 	--step1) step1=1 ;; --quick) quick=1 ;; --check) check_only=1 ;; --time) time_only=1 ;; --runs-only) runs_only=1 ;; --report) report_only=1 ;;
+	--record) record=1 ;;
 	-h|--help) sed -n '2,/^set -eu/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) bad "unknown option $a (--help: the usage)" ;;
-	step1|quick|check|time|runs-only|report|help) bad "'$a' is taken for an option: --$a (an OUTDIR of that name: ./$a)" ;;
+	step1|quick|check|time|runs-only|report|record|help) bad "'$a' is taken for an option: --$a (an OUTDIR of that name: ./$a)" ;;
 	[A-Za-z_]*=*) bad "'$a' is a setting, not an OUTDIR: give it before the command (sudo env $a bench/bare-metal.sh ...)" ;;
 	*) [ -z "$out" ] || bad "one OUTDIR only, not '$out' and '$a'"; out=$a ;;
 	esac
 done
 case $check_only$time_only$report_only in 11*) bad "--check, --time and --report go one at a time" ;; esac
 [ -z "$report_only" ] || [ -n "$out" ] || bad "--report takes the OUTDIR of a run"
+# --report replays the recording again where the run made one
+[ -z "$record" ] || [ -z "$report_only" ] || bad "--report takes no --record (it replays OUTDIR/ni.rec where the run recorded)"
 out=${out:-newidle-bench-$(date +%Y%m%d-%H%M%S)}
 case $out in /*) ;; *) out=$(pwd)/${out#./} ;; esac
 F=${ABA_FEATURES:-/sys/kernel/debug/sched/features} LK=${ABA_LOCKDOWN:-/sys/kernel/security/lockdown}
@@ -132,6 +143,7 @@ commit=26350892f66df56e6fa06a0c7c104ef1de322136
 sch_url=${SCHBENCH_URL:-https://github.com/masoncl/schbench}
 sch_commit=24e32b8ef67cbafb0761aed68747d90a291767ae
 cvmax=${BENCH_CV_MAX:-0}
+rec=${NI_RECORD:-$here/ni-record.sh} replay=${NI_REPLAY:-$here/ni-replay.sh}
 # the settings first (a CV and an interval need two rounds)
 case $runs in ''|*[!0-9]*|0*|1) bad "RUNS takes a whole number from 2, not '$runs'" ;; esac
 case $secs in ''|*[!0-9]*|0*) bad "SECONDS_PER_RUN takes a whole number from 1, not '$secs'" ;; esac
@@ -145,6 +157,10 @@ done
 # shellcheck disable=SC2086 # spaces alone are empty
 comparisons=$(echo $comparisons) workloads=$(echo $workloads)
 [ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
+# --record: after step one's runs, its overhead set against sembench815's NO_NI_RANDOM ones
+[ -z "$record" ] || [ -n "$step1" ] || bad "--record goes with step one (--step1; the default on a kernel without NI_DICE)"
+[ -z "$record" ] || case " $comparisons | $workloads " in *" norandom "*" sembench815 "*) ;; *)
+	bad "--record needs norandom among COMPARISONS and sembench815 among WORKLOADS (step one's): its overhead is measured against them" ;; esac
 # a name aba.sh does not know, in every mode (it checks names before its -k)
 for wl in $workloads; do
 	e=$("$here/aba.sh" -w "$wl" -k 0 2>&1) || case $e in *"unknown workload"*) bad "WORKLOADS: ${e#aba: }" ;; esac
@@ -161,9 +177,13 @@ ncpu=$(nproc) left=""
 # kernel cannot be read: of those asked): a run's seconds and up to 1 s to start and stop its threads (futexbench
 # -t 815: 0.2 s over 2 s on 2 cores); hackbench's 100 loops a second take less on hardware.
 nw=$(echo $workloads | wc -w)
+# --record: one run more, and a minute allowed for the recorder's setup, its trace's parse
+# (7 s for 1.2 M events with mawk, about what its 64 MiB hold) and the replay's build (gcc: seconds)
 took() {
-	t_n=$((nw * (1 + nc * $1) * 3)) t_m=$(( (t_n * ($2 + 1) + 59) / 60 ))
-	echo "about $t_m minute$(s "$t_m") ($t_n runs of $2 s: $nw workload$(s "$nw") x (1 warm-up + $nc comparison$(s "$nc") x $1 rounds) x A B A2)"
+	t_n=$((nw * (1 + nc * $1) * 3)) t_r=0
+	[ -z "$record" ] || t_r=$(($2 + 1 + 60))
+	t_m=$(( (t_n * ($2 + 1) + t_r + 59) / 60 ))
+	echo "about $t_m minute$(s "$t_m") ($t_n runs of $2 s: $nw workload$(s "$nw") x (1 warm-up + $nc comparison$(s "$nc") x $1 rounds) x A B A2${record:+; then the recording: 1 run of $2 s, and a minute for its trace and to build the replay})"
 }
 s() { [ "$1" = 1 ] || echo s; }
 # lack WHAT: missing, said; the checks go on, the run does not start (exit 1)
@@ -203,10 +223,42 @@ summary() (
 		brief "$c" "$here/counters.py" --brief $only || echo "(bench/counters.py --brief failed: exit $?)"
 	done
 )
+# replayed: the recording's replay (ni-replay.txt: its table, or its failure) and the
+# recorder's overhead, after the tables
+replayed() {
+	"$replay" "$out/ni.rec" >"$out/ni-replay.txt" || echo "(bench/ni-replay.sh failed on ni.rec: exit $?)" >"$out/ni-replay.txt"
+	echo
+	echo "Replay, first order, of one recording: sembench815 under NO_NI_RANDOM (ni.rec)"
+	cat "$out/ni-replay.txt"
+	overhead
+}
+# overhead: sembench815's throughput in the recorded run against its NO_NI_RANDOM (B) runs
+overhead() {
+	[ -f "$out/sembench815-norandom.csv" ] || { echo "Recorder overhead: not measured (no NO_NI_RANDOM runs of sembench815)"; return 0; }
+	awk -F, 'FNR == 1 { f++ } $4 == "burns_per_s" && f == 1 && $2 == "B" { b[++n] = $5; s += $5 } $4 == "burns_per_s" && f == 2 { r = $5 }
+		END { if (!n || r == "" || !s) { print "Recorder overhead: not measured (no burns/s of the recorded run, or of B)"; exit }
+			printf "Recorder overhead: sembench815 burns/s %+.1f %% against B, NO_NI_RANDOM\n", 100 * (r * n / s - 1)
+			lo = hi = b[1]; for (i = 2; i <= n; i++) { lo = b[i] < lo ? b[i] : lo; hi = b[i] > hi ? b[i] : hi }
+			printf "  (recorded %.1f; B: %.1f, the mean of %d runs, %.1f to %.1f)\n", r, s / n, n, lo, hi }' \
+		"$out/sembench815-norandom.csv" "$out/ni.csv"
+}
+# replay_brief: the summary's part of it, at most 10 lines: its table, whose first line says
+# what it is (a recording replayed, first order), or a title saying it; then the overhead
+replay_brief() {
+	[ -f "$out/ni-replay.txt" ] || return 0
+	echo
+	{ head -n 1 "$out/ni-replay.txt" | grep -q 'replayed.*first order' ||
+		echo "Replay, first order, of one recording (sembench815, NO_NI_RANDOM):"; cat "$out/ni-replay.txt"; } |
+		awk '{ l[NR] = $0 } END { n = NR > 10 ? 9 : NR; for (i = 1; i <= n; i++) print l[i]
+			if (NR > 10) printf "(%d lines more in report.txt)\n", NR - 9 }'
+	overhead | head -n 1
+}
 # incomplete: the runs report.txt's head plans that runs.txt lacks, said
 incomplete() {
 	p=$(sed -n 's/^Comparisons: \([^;]*\); workloads: \([^;]*\).*/\1|\2/p' "$out/report.txt")
 	m=$(for wl in ${p#*|}; do for c in ${p%|*}; do grep -qs "^$wl $c " "$out/runs.txt" || printf ' %s' "$wl-$c"; done; done)
+	# the recording, where the head plans it: done once its ni.csv is there
+	! sed '/^$/q' "$out/report.txt" | grep -q '^Recording: ' || [ -f "$out/ni.csv" ] || m="$m recording"
 	[ -z "$m" ] || echo "INCOMPLETE, not run to its end:$m" | fold -s -w 72 | sed "s/ $//"
 }
 # brief C PROGRAM OPTION [WORKLOAD...]: PROGRAM's table of comparison C, the feature against
@@ -232,7 +284,8 @@ if [ -n "$report_only" ]; then
 	echo "Report: made apart from the runs (bench/bare-metal.sh --report)" >>"$out/report.txt"
 	rc=0
 	while IFS=' ' read -r wl c f ab; do report_one "$wl" "$c" "$f" "$ab"; done <"$out/runs.txt"
-	summary >>"$out/report.txt"
+	[ ! -f "$out/ni.csv" ] || replayed >>"$out/report.txt"
+	{ summary; replay_brief; } >>"$out/report.txt"
 	cat "$out/report.txt"
 	exit $rc
 fi
@@ -265,6 +318,23 @@ fi
 for p in ${fetch:+git gcc make}; do
 	command -v "$p" >/dev/null || lack "$p, to fetch and build sembench and schbench (Debian and Fedora: $p)"
 done
+# --record: what the recorder's --check says is missing, each piece (without root, said above,
+# not asked: its checks read root's files); the replay's build (--runs-only: --report's)
+recorder() {
+	if [ ! -x "$rec" ]; then lack "$rec, for --record (not an executable file)"
+	elif [ -z "${ABA_FEATURES:-}" ] && [ "$(id -u)" != 0 ]; then :
+	elif ! r=$("$rec" --check 2>&1); then
+		m=$(printf '%s\n' "$r" | sed -n 's/^ni-record: missing: //p')
+		while IFS= read -r l; do lack "$l (for --record: $rec --check)"; done <<-EOF
+			${m:-what $rec --check says: $(echo "$r" | tr '\n' ' ')}
+		EOF
+	fi
+	[ -n "$runs_only" ] || [ -x "$replay" ] || lack "$replay, for --record's replay (not an executable file)"
+	for p in gcc git; do
+		[ -n "$runs_only$fetch" ] || command -v "$p" >/dev/null || lack "$p, for --record's replay (bench/ni-replay.sh builds it)"
+	done
+}
+[ -z "$record" ] || [ -n "$time_only" ] || recorder
 # check_workloads others|provided: aba.sh -n of others' workloads (each missing
 # one said by aba.sh), or ours
 check_workloads() {
@@ -369,6 +439,7 @@ base() {
 	echo "Runs: ${step1:+step one$why; }$([ -n "$quick" ] && echo quick || echo full): per workload 1 warm-up round, then per comparison $runs rounds of A B A2," \
 		"$secs s each: $(took "$runs" "$secs")"
 	echo "Comparisons: $(echo $runnable); workloads: $workloads$left"
+	[ -z "$record" ] || echo "Recording: then 1 run of sembench815, $secs s, under $rec (NO_NI_RANDOM), replayed by $replay"
 	echo "No positive control: a \"within noise\" below does not show that A and B could be told apart."
 	for c in $comparisons; do
 		! what=$(lacks "$c") || echo "(the kernel has no $what: comparison $c skipped)"
@@ -389,8 +460,22 @@ for wl in $workloads; do
 		[ -n "$runs_only" ] || report_one "$wl" "$c" "$f" "$ab"
 	done
 done
-[ -z "$runs_only" ] || { echo "bare-metal: runs only, in $out; the report: bench/bare-metal.sh --report $out" >&2; exit 0; }
-summary >>"$out/report.txt"
+# the recording: as norandom's B runs, under the recorder; ni.csv, its figures, kept once the
+# recorder says it recorded (incomplete() reads it). An optional part: where it fails, the
+# report is still made, INCOMPLETE
+if [ -n "$record" ]; then
+	base norandom
+	echo "bare-metal: the recording: sembench815, $secs s, under $rec" >&2
+	if "$rec" "$out/ni.rec" "$here/aba.sh" -w sembench815 -c NO_NI_RANDOM -k 1 -s "$secs" -S -o "$out/ni.run.csv" >&2; then
+		mv "$out/ni.run.csv" "$out/ni.csv"
+		[ -n "$runs_only" ] || replayed >>"$out/report.txt"
+	else
+		echo "bare-metal: the recording failed (exit $?; $rec, above): the report without it" >&2
+		rc=1
+	fi
+fi
+[ -z "$runs_only" ] || { echo "bare-metal: runs only, in $out; the report: bench/bare-metal.sh --report $out" >&2; exit "$rc"; }
+{ summary; replay_brief; } >>"$out/report.txt"
 cat "$out/report.txt"
 echo "bare-metal: results in $out: paste the summary above (from 'Summary:'), attach report.txt" >&2
 exit $rc

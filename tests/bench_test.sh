@@ -576,7 +576,7 @@ SB
 	}
 	# sembench: 1 s of the clock aba.sh reads (ABA_UPTIME), moved on
 	standin sb sembench 'awk "{ print \$1 + 1 }" "$ABA_UPTIME" >"$ABA_UPTIME.n" && mv "$ABA_UPTIME.n" "$ABA_UPTIME"
-echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 avg 1"; echo "run time 1 seconds 12345 worker burns per second"'
+echo "main thread burns: 2000"; echo "worker burn count total ${SB_BURNS:-12345} min 1 max 1 avg 1"; echo "run time 1 seconds 12345 worker burns per second"'
 	standin sb tbench 'echo "Throughput $(($3 * 10)) MB/sec  $3 clients  $3 procs  max_latency=1.000 ms"'
 	standin sb hackbench 'echo "Time: 0.250"'
 	standin sb futexbench 'echo "threads=8 wake=4 seconds=1 completions_per_s=200.5"; echo "interval t_ms=250 completions=50"'
@@ -751,6 +751,98 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 	t_check "step one: a kernel without NI_RANDOM is refused (exit 1), named, nothing made" \
 		eval 'said 1 "^bare-metal: the kernel has no NI_RANDOM: no comparison of .norandom. can run here (boot v7.3, or a kernel of make tester-kernels)$" && test ! -e "$scratch/bs2"'
 
+	# --- step one (--step1: WORKLOADS is set) --record: stand-ins for bench/ni-record.sh and bench/ni-replay.sh
+	# (tests/fixtures/ni-step1: the recorder logs into sb.log, beside the workloads, and
+	# runs its command under NO_NI_RANDOM; the replay prints the real one's 10 lines).
+	# sembench815 alone: 9 runs of step one, then the recorded one, its burns 11728
+	# against B's 12345 (-5.0 %)
+	fx=$top/tests/fixtures/ni-step1
+	# bmr OUT [SETTING=VALUE...]: bm on v7.3 with --record and the stand-ins
+	bmr() { bm "$v73" "$1" WORKLOADS=sembench815 NI_RECORD="$fx/ni-record.sh" NI_REPLAY="$fx/ni-replay.sh" NI_LOG="$scratch/sb.log" \
+		BM_OPT="--step1 --record" "${@:2}"; }
+	bmr "$scratch/br1" NI_BURNS=11728
+	cp "$scratch/sb.log" "$scratch/br1-sb.log"
+	sed -n '/^Summary: /,$p' "$scratch/br1/report.txt" >"$scratch/br1-sum.txt"
+	t_check "--record: after step one's 9 runs, sembench815 once under the recorder, NO_NI_RANDOM, aba.sh -c -k 1 -S ($rc)" \
+		eval 'test "$rc" = 0 && test "$(wc -l <"$scratch/br1-sb.log")" = 11 && test "$(sed 9q "$scratch/br1-sb.log" | grep -c "^sembench ")" = 9 &&
+			test "$(sed -n 10p "$scratch/br1-sb.log")" = "ni-record NO_NI_RANDOM NI_RATE | $scratch/br1/ni.rec $scratch/bmt/bench/aba.sh -w sembench815 -c NO_NI_RANDOM -k 1 -s 1 -S -o $scratch/br1/ni.run.csv" &&
+			test "$(sed -n 11p "$scratch/br1-sb.log")" = "sembench NO_NI_RANDOM NI_RATE | -r 1 -o 2 -t 815 -w 101" && test "$(bstate)" = "$v73"'
+	t_check "--record: its minutes in the time said before it starts" \
+		grep -q "^bare-metal: step one.*: about 2 minutes (9 runs of 1 s: 1 workload x (1 warm-up + 1 comparison x 2 rounds) x A B A2; then the recording: 1 run of 1 s, and a minute for its trace and to build the replay)$" "$scratch/br1.txt"
+	t_check "--record: the replay's table in report.txt, whole, under its title, after the tables" \
+		eval 'sed -n "/^Replay, first order, of one recording: sembench815 under NO_NI_RANDOM (ni.rec)$/,/^Recorder overhead: /p" "$scratch/br1/report.txt" |
+			sed "1d; \$d" | cmp -s - "$fx/table.txt" &&
+			awk "/^sembench815, norandom: A\/B\/A/ { t = NR } /^Replay, first order/ { r = NR } END { exit !(t && r > t) }" "$scratch/br1/report.txt"'
+	# the summary's part: from the replay's first line to the overhead's
+	sed -n '/^Newidle recording replayed/,/^Recorder overhead: /p' "$scratch/br1-sum.txt" >"$scratch/br1-rep.txt"
+	t_check "--record: the summary has the table, $(($(wc -l <"$scratch/br1-rep.txt") - 1)) lines (at most 10) whose first says what it is, in 72 columns" \
+		eval 'test "$(sed "\$d" "$scratch/br1-rep.txt" | cmp - "$fx/table.txt" && echo same)" = same && sed -n 1p "$scratch/br1-rep.txt" | grep "replayed.*first order" >/dev/null &&
+			test "$(wc -l <"$scratch/br1-rep.txt")" -le 11 && cols 72 "$scratch/br1-sum.txt"'
+	t_check "--record: the recorder's overhead, sembench815's burns/s recorded against B's (11728 against 12345)" \
+		eval 'grep -qx "Recorder overhead: sembench815 burns/s -5.0 % against B, NO_NI_RANDOM" "$scratch/br1-sum.txt" &&
+			grep -qx "  (recorded 11728.0; B: 12345.0, the mean of 2 runs, 12345.0 to 12345.0)" "$scratch/br1/report.txt"'
+	t_check "--record: run to its end, no INCOMPLETE; ni.rec and ni.csv kept" \
+		eval '! grep -q INCOMPLETE "$scratch/br1/report.txt" && test -s "$scratch/br1/ni.rec" && grep -q "^sembench815,NO_NI_RANDOM,1,burns_per_s,11728.0," "$scratch/br1/ni.csv"'
+	t_check "negative control: step one without --record records nothing, its report no replay" \
+		eval 'test ! -e "$scratch/bs1/ni.rec" && ! grep -q "^Recording: \|^Replay\|replayed\|^Recorder overhead" "$scratch/bs1/report.txt"'
+	# --runs-only, then --report replays it; a table without its own title gets one, and
+	# one over 10 lines is cut to 10, said; no recorder's cost: +0.0 %
+	seq -f "row %g" 12 >"$scratch/table12"
+	bmr "$scratch/br2" NI_TABLE="$scratch/table12" BM_OPT="--step1 --record --runs-only"
+	t_check "--record --runs-only: recorded, not replayed ($rc)" eval 'test "$rc" = 0 && test -s "$scratch/br2/ni.csv" && test ! -e "$scratch/br2/ni-replay.txt"'
+	runrc "$scratch/br2-report.txt" env NI_REPLAY="$fx/ni-replay.sh" NI_TABLE="$scratch/table12" "$bmsh" --report "$scratch/br2"
+	sed -n '/^Summary: /,$p' "$scratch/br2/report.txt" >"$scratch/br2-sum.txt"
+	t_check "--report of it: the replay, its 12 lines whole in report.txt ($rc)" \
+		eval 'test "$rc" = 0 && test "$(sed "/^Summary: /q" "$scratch/br2/report.txt" | grep -c "^row ")" = 12 && grep -qx "Recorder overhead: .* +0.0 % against B, NO_NI_RANDOM" "$scratch/br2-sum.txt"'
+	t_check "--report of it: the summary titles the table and cuts it to 10 lines, saying so" \
+		eval 'test "$(sed -n "/^Replay, first order, of one recording (sembench815, NO_NI_RANDOM):$/,/^Recorder overhead: /p" "$scratch/br2-sum.txt" | sed "\$d" |
+			paste -sd"|")" = "Replay, first order, of one recording (sembench815, NO_NI_RANDOM):|row 1|row 2|row 3|row 4|row 5|row 6|row 7|row 8|(4 lines more in report.txt)"'
+	# a replay that fails (exit 2: a recording not the recorder's): said under the title, in
+	# report.txt and the summary, the overhead still there (--report of a copy of the first run)
+	cp -r "$scratch/br1" "$scratch/br1f" && echo "x" >>"$scratch/br1f/ni.rec"
+	runrc "$scratch/br1f-report.txt" env NI_REPLAY="$fx/ni-replay.sh" "$bmsh" --report "$scratch/br1f"
+	t_check "--record: a replay that fails is said where its table would be, in report.txt and the summary ($rc)" \
+		eval 'test "$rc" = 0 && test "$(grep -A1 "^Replay, first order, of one recording" "$scratch/br1f/report.txt" | grep -c "^(bench/ni-replay.sh failed on ni.rec: exit 2)$")" = 2 &&
+			test "$(grep -c "^Recorder overhead: sembench815 burns/s -5.0 %" "$scratch/br1f/report.txt")" = 2'
+	# a recorder that fails: named, the report made without it, INCOMPLETE
+	bmr "$scratch/br3" NI_FAIL=1
+	t_check "--record: a failing recorder is named, the report made without it, INCOMPLETE: recording ($rc)" \
+		eval 'test "$rc" = 1 && grep -q "^bare-metal: the recording failed (exit 1; $fx/ni-record.sh, above): the report without it$" "$bo" &&
+			test "$(tail -n 1 "$scratch/br3/report.txt")" = "INCOMPLETE, not run to its end: recording" &&
+			test "$(sed -n "/^Summary: /,\$p" "$scratch/br3/report.txt" | sed -n 3p)" = "INCOMPLETE, not run to its end: recording" &&
+			! grep -q "^Replay\|^Recorder overhead" "$scratch/br3/report.txt" && test "$(bstate)" = "$v73"'
+	# stopped in the recording (HUP to its process group, as a lost terminal sends): the
+	# recorder's sembench hangs (its 10th run)
+	rm -f "$scratch/sb.hung"
+	(bmr "$scratch/br4" SB_HANG_FROM=10 setsid; exit "$rc") &
+	pid=$!
+	for _ in $(seq 600); do [ -e "$scratch/sb.hung" ] && break; sleep 0.1; done
+	hung=$(sed -n 10p "$scratch/sb.log" | cut -d' ' -f1)
+	kill -HUP -- -"$(cat "$scratch/sb.hung" 2>/dev/null || echo "$pid")" 2>/dev/null || true
+	rc=0
+	wait "$pid" || rc=$?
+	t_check "--record: stopped in the recording ($hung; exit $rc), features and schedstats put back, the lock given back" \
+		eval 'test "$hung" = ni-record && test "$rc" != 0 && test "$(bstate)" = "$v73" && test "$(cat "$scratch/bm-sst")" = 0 && test ! -L "$scratch/bm.lock"'
+	t_check "--record: and its report.txt ends INCOMPLETE, naming the recording" \
+		test "$(tail -n 1 "$scratch/br4/report.txt")" = "INCOMPLETE, not run to its end: recording"
+	# --check --record: the recorder's missing pieces with the others, all at once
+	miss="BTF probe arguments: CONFIG_PROBE_EVENTS_BTF_ARGS;sched_balance_rq(): not in /proc/kallsyms"
+	bmr "$scratch/br5" NI_MISSING="$miss" ABA_SCHEDSTATS_SYSCTL=/nonexistent/sst BM_OPT="--step1 --record --check"
+	t_check "--check --record: the recorder's missing pieces, each, with the others, all at once (exit 1), nothing made ($rc)" \
+		eval 'test "$rc" = 1 && test "$(grep -c "^bare-metal: missing: " "$bo")" = 3 &&
+			has -x "$bo" "bare-metal: missing: BTF probe arguments: CONFIG_PROBE_EVENTS_BTF_ARGS (for --record: $fx/ni-record.sh --check)" \
+				"bare-metal: missing: sched_balance_rq(): not in /proc/kallsyms (for --record: $fx/ni-record.sh --check)" \
+				"bare-metal: missing: CONFIG_SCHEDSTATS, for the counters (no /nonexistent/sst)" && test ! -e "$scratch/br5"'
+	bmr "$scratch/br5" NI_MISSING="$miss" ABA_SCHEDSTATS_SYSCTL=/nonexistent/sst BM_OPT=--check
+	t_check "negative control: --check without --record does not ask the recorder ($rc)" \
+		eval 'test "$rc" = 1 && test "$(grep -c "^bare-metal: missing: " "$bo")" = 1 && ! grep -q "BTF" "$bo"'
+	bmr "$scratch/br5" NI_RECORD=/nonexistent/ni-record.sh NI_REPLAY=/nonexistent/ni-replay.sh BM_OPT="--step1 --record --check"
+	t_check "--check --record: a recorder and a replay that are not there are named ($rc)" \
+		eval 'test "$rc" = 1 && has "$bo" "^bare-metal: missing: /nonexistent/ni-record.sh, for --record" "^bare-metal: missing: /nonexistent/ni-replay.sh, for --record"'
+	bmr "$scratch/br5" BM_OPT="--step1 --record --check"
+	t_check "--check --record: ready, the recording in its time ($rc)" \
+		eval 'said 0 "^bare-metal: step one.*; then the recording: 1 run of 1 s, and a minute for its trace and to build the replay)$" && has -x "$bo" "bare-metal: ready (--check)"'
+
 	# --- the tester's time claims: computed by bare-metal.sh from its defaults, which its
 	# head comment states; the same in the README and the checklist (the letters' are
 	# made from it by make outbox)
@@ -770,6 +862,13 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 		eval 'test "${quick%% (*}" = "$(minutes "$qr" "$qs")" && test "$(echo "$quick" | cut -d" " -f2)" -le 30'
 	t_check "negative control: other settings give another time" \
 		eval 'test "$(RUNS=20 ABA_FEATURES=/nonexistent "$top/bench/bare-metal.sh" --time | sed -n "s/^full: //p")" != "$full"'
+	# --record: one run more, and a minute: (48 x 11 + 11 + 60) s, 10 minutes; the full run's
+	# (72 x 21 + 21 + 60) s, 27
+	t_check "step one --record: --time says the recording's minutes, quick and full" \
+		eval 'test "$(bmtime quick --step1 --record)" = "about 10 minutes (48 runs of 10 s: 4 workloads x (1 warm-up + 1 comparison x 3 rounds) x A B A2; then the recording: 1 run of 10 s, and a minute for its trace and to build the replay)" &&
+			test "$(bmt full --step1 --record)" = 27'
+	t_check "negative control: without --record, no recording and a minute less" \
+		eval 'test "$(bmt quick --step1)" = 9 && ! bmtime quick --step1 | grep recording >/dev/null'
 	# step one's quick run, from its defaults: 4 workloads x (1 warm-up + 3 rounds) x 3 runs of 10 + 1 s
 	t_check "step one: --quick takes at most 15 minutes ($(bmtime quick --step1))" \
 		test "$(bmtime quick --step1)" = "about 9 minutes (48 runs of 10 s: 4 workloads x (1 warm-up + 1 comparison x 3 rounds) x A B A2)"
@@ -933,6 +1032,10 @@ echo "main thread burns: 2000"; echo "worker burn count total 12345 min 1 max 1 
 		bare-metal: an unknown option is refused (exit 2)|unknown option --step2|"$bmsh" --step2 "$scratch/bmbad"
 		bare-metal: --check with --time is refused (exit 2)|--check, --time and --report go one at a time|"$bmsh" --check --time
 		bare-metal: --report without OUTDIR is refused (exit 2)|--report takes the OUTDIR of a run|"$bmsh" --report
+		--record: elsewhere than step one is refused (exit 2)|--record goes with step one (--step1; the default on a kernel without NI_DICE)|COMPARISONS=norandom WORKLOADS=sembench815 "$bmsh" --record "$scratch/bmbad"
+		--record: without sembench815 is refused (exit 2), its overhead is measured on it|--record needs norandom among COMPARISONS and sembench815 among WORKLOADS|"$bmsh" --step1 --record "$scratch/bmbad"
+		--record: --time where the kernel is not read, without --step1, is refused (exit 2)|--record goes with step one|ABA_FEATURES=/nonexistent WORKLOADS=sembench815 "$bmsh" --time --record
+		--record: with --report is refused (exit 2)|--report takes no --record|"$bmsh" --report --record "$scratch/bmbad"
 	EOF
 	t_check "bare-metal: WORKLOADS=hackbench nosuch is refused (exit 2) in every mode (a run, --check, --time), nothing changed" \
 		eval 'r=0; for m in "" --check --time; do bm_bad "unknown workload '"'nosuch'"'" "WORKLOADS=hackbench nosuch" "$bmsh" $m "$scratch/bmbad" || r=1; done; test "$r" = 0'
