@@ -12,7 +12,7 @@ ifeq ($(origin PRESET),command line)
 $(error PRESET is not a setting: say BENCH_PRESET=$(PRESET))
 endif
 
-.PHONY: all help check deps fetch apply build guest boot export sim bench bench-kernels compare tester-kernels lkml outbox stress clean distclean
+.PHONY: all help check deps fetch apply build guest boot export sim bench bench-kernels ni-validate compare tester-kernels lkml outbox stress clean distclean
 
 #: make                the patched kernel built and booted: its domains, what each feature does, the tests
 all:
@@ -55,6 +55,10 @@ bench:
 #: make bench-kernels  v7.3, v7.3 + the off-by-one fix and the series compared across boots (BENCH_PRESET)
 bench-kernels:
 	bench/bench.sh kernels
+
+#: make ni-validate  the replay of bench/ni-record.sh's recordings against real NI_RANDOM runs (v7.3, guest)
+ni-validate:
+	bench/ni-validate.sh
 
 #: make compare        two stored runs by name, condition by condition: make compare A=RUN B=RUN (out/bench/RUN)
 compare:
