@@ -8,7 +8,7 @@
 # A2 beside B. Results: NI_OUT/DATE/ (console, CSV, recordings, table).
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
-need base64 gzip python3
+need base64 gzip python3 pahole
 for n in "$NI_BOOTS" "$NI_SECONDS"; do
 	case $n in ''|*[!0-9]*|0) die "NI_BOOTS and NI_SECONDS take positive numbers" ;; esac
 done
