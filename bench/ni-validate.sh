@@ -3,9 +3,10 @@
 # bench/ni-record.sh's probes in it) in the lab's 20-vCPU guest, NO_NI_RATE, on
 # NI_BOOTS boots; on each, per workload: a warm-up, then A: recorded under
 # NO_NI_RANDOM, B: a real NI_RANDOM run, C: NO_NI_RANDOM without probes (the
-# recorder's overhead, against A), A2: recorded again. bench/aba.sh -S gives
-# each run's per-level schedstat; bench/ni-compare.py sets the replay of A and
-# A2 beside B. Results: NI_OUT/DATE/ (console, CSV, recordings, table).
+# recorder's overhead, against A; C before B on even boots), A2: recorded again.
+# bench/aba.sh -S gives each run's per-level schedstat; bench/ni-compare.py sets
+# the replay of A and A2 beside B. Results: NI_OUT/DATE/ (console, CSV,
+# recordings, table).
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 need base64 gzip python3 pahole
@@ -23,6 +24,8 @@ export LAB_ACCEL=icount LAB_TIMEOUT=$NI_TIMEOUT
 "$LAB_TOP/lab/prepare.sh" guest bench-record
 for b in $(seq "$NI_BOOTS"); do
 	s=$res/boot$b.sh
+	order="B C" # B and C alternate over the boots
+	[ $((b % 2)) = 1 ] || order="C B"
 	cat >"$s" <<EOF
 #!/bin/sh
 set -e
@@ -32,8 +35,11 @@ for w in $NI_WORKLOADS; do
 	aba() { aba.sh -w \$w -s $NI_SECONDS -k 1 -S -b $b -o /tmp/\$w.\$1.csv -c "\$@"; }
 	aba warm-up -x 1 >/dev/null
 	NI_TRACE=/tmp/\$w.raw ni-record.sh /tmp/\$w.A.rec aba.sh -w \$w -s $NI_SECONDS -k 1 -S -b $b -o /tmp/\$w.A.csv -c A
-	aba B
-	echo NO_NI_RANDOM >/sys/kernel/debug/sched/features; aba C; echo NI_RANDOM >/sys/kernel/debug/sched/features
+	for c in $order; do
+		[ \$c = B ] || echo NO_NI_RANDOM >/sys/kernel/debug/sched/features
+		aba \$c
+		echo NI_RANDOM >/sys/kernel/debug/sched/features
+	done
 	ni-record.sh /tmp/\$w.A2.rec aba.sh -w \$w -s $NI_SECONDS -k 1 -S -b $b -o /tmp/\$w.A2.csv -c A2
 	for c in A B C A2; do echo "BENCH-CSV-BEGIN"; cat /tmp/\$w.\$c.csv; echo "BENCH-CSV-END"; done
 	for c in A A2; do
