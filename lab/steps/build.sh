@@ -28,8 +28,6 @@ for f in $frags; do files="$files $LAB_TOP/lab/data/config/$f.config"; done
 cfghash=$( (cat $files; git -C "$src" rev-parse HEAD:arch/x86/configs 2>/dev/null || true) | sha256sum | cut -c1-16)
 mkdir -p "$b" "$OUT/build"
 link=$OUT/build/$variant
-[ ! -d "$link" ] || [ -L "$link" ] ||
-	{ say "$variant: $link is a build of the old layout (absolute paths): removing it"; rm -rf "$link"; }
 ln -sfn "$b" "$link"
 if [ ! -f "$b/.config" ] || [ "$(cat "$b/.lab-config" 2>/dev/null)" != "$cfghash" ]; then
 	rm -f "$b/.lab-config"
