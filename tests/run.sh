@@ -22,23 +22,23 @@ lab_settings_dump >"$OUT/logs/check-settings.txt"
 declare -A ready=()
 
 # prepared NEED: what a part needs is there (prepared once, on first need;
-# beside the first parts when the early job has it in hand)
+# the tree's may be under way already, started early)
 prepared() {
-	local step
+	local step rc=0
 	case $1 in
 	-) return 0 ;;
 	tree) step="apply" ;;
 	kernel) step="guest patched" ;;
 	*) die "$parts: unknown need '$1' (-, tree, kernel)" ;;
 	esac
-	# the kernel's preparation applies the series too: the tree's first
-	[ "$1" != kernel ] || prepared tree || true
-	if [ -z "${ready[$1]:-}" ] && [ -n "$early" ] && [ -e "$OUT/logs/check-prepare-$1.log" ]; then
-		while [ ! -e "$OUT/logs/check-prepare-$1.rc" ] && kill -0 "$early" 2>/dev/null; do sleep 1; done
-		say "== prepared beside the first parts: $prep $step"
-		cat "$OUT/logs/check-prepare-$1.log" >&2
-		if [ "$(cat "$OUT/logs/check-prepare-$1.rc" 2>/dev/null)" = 0 ]; then ready[$1]=ok
-		else ready[$1]="'$prep $step' failed"; fi
+	# the tree's, started early, is waited for by the first part needing
+	# the tree or the kernel (whose preparation applies the series too)
+	if [ -n "$early" ]; then
+		wait "$early" || rc=$?
+		early=""
+		say "== prepared beside the first parts: $prep apply"
+		cat "$OUT/logs/check-prepare.log" >&2
+		if [ "$rc" = 0 ]; then ready[tree]=ok; else ready[tree]="'$prep apply' failed"; fi
 	fi
 	if [ -z "${ready[$1]:-}" ]; then
 		say "== preparing: $prep $step"
@@ -86,22 +86,14 @@ if ! "$prep" deps; then
 	echo "0 passed, 1 failed, 0 skipped"
 	exit 1
 fi
-# The tree's preparation, then the kernel's, each when a part to run needs it, run
-# beside the parts needing nothing (they leave a core idle), in a session of their
-# own (stopped with the run); each one's output is shown by the first part needing it.
+# The tree's preparation (mostly git writing files) runs beside the parts
+# that need nothing, when a part to run needs it; its output is shown when
+# the first part needing it starts.
 early=""
-rm -f "$OUT"/logs/check-prepare*
-needs=$(awk -v only=" ${ONLY:-} " '!/^#/ && NF && (only == "  " || index(only, " " $1 " ")) { print $2 }' "$parts" | sort -u)
-if grep -qx -e tree -e kernel <<<"$needs"; then
-	: >"$OUT/logs/check-prepare-tree.log" && ! grep -qx kernel <<<"$needs" || : >"$OUT/logs/check-prepare-kernel.log"
-	# shellcheck disable=SC2016
-	setsid bash -c 'for s in tree kernel; do
-		[ -e "$1/check-prepare-$s.log" ] || continue
-		rc=0; "$0" $([ $s = tree ] && echo apply || echo guest patched) >"$1/check-prepare-$s.log" 2>&1 || rc=$?
-		echo $rc >"$1/check-prepare-$s.rc"
-	done' "$prep" "$OUT/logs" </dev/null &
+if [ -n "$(awk -v only=" ${ONLY:-} " '!/^#/ && NF && $2 != "-" && (only == "  " || index(only, " " $1 " "))' "$parts")" ]; then
+	"$prep" apply >"$OUT/logs/check-prepare.log" 2>&1 </dev/null &
 	early=$!
-	trap 'kill -- -"$early" 2>/dev/null || true' EXIT
+	trap '[ -z "$early" ] || kill "$early" 2>/dev/null || true' EXIT
 fi
 while read -r name need cmd; do
 	case $name in ''|'#'*) continue ;; esac
