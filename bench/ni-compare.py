@@ -37,18 +37,15 @@ def replay(path):
     out = subprocess.run([HERE + "/ni-replay.sh", "-l", path], capture_output=True, text=True)
     if out.returncode:
         die("bench/ni-replay.sh -l %s: %s" % (path, out.stderr.strip()))
-    got = {}
-    for line in out.stdout.splitlines():
-        m = re.match(r"\s*(\d+) (.+?) +(\d+) +(\d+)$", line)
-        if m:
-            got[int(m[1]), m[2].strip()] = (float(m[3]), float(m[4]))
+    rows = (re.match(r"\s*(\d+) (.+?) +(\d+) +(\d+) +\d+$", line) for line in out.stdout.splitlines())
+    got = {(int(m[1]), m[2].strip()): (float(m[3]), float(m[4])) for m in rows if m}
     with open(path) as f:
         secs = next((float(x.split("=")[1]) for x in f if x.startswith("# seconds=")), None)
     return got, secs
 
 
 def ci(xs):
-    """mean and 95 % t interval's half width (0 with one sample)"""
+    """mean and 95 % t interval's half width (nan with one sample)"""
     if len(xs) < 2:
         return mean(xs), float("nan")
     return mean(xs), stats.t.ppf(0.975, len(xs) - 1) * stdev(xs) / len(xs) ** 0.5
@@ -56,18 +53,16 @@ def ci(xs):
 
 def gaps(path):
     """visits missing: per CPU and level, a line's newidle_call not the last's + 1 (halved at 1024)"""
-    last, bad, n = {}, 0, 0
     with open(path) as f:
-        for line in f:
-            x = line.split()
-            if line.startswith("#") or len(x) < 9:
-                continue
-            k, call, n = (x[0], x[2]), int(x[4]), n + 1
-            if k in last:
-                want = last[k] + 1
-                bad += call != (want // 2 if want >= 1024 else want)
-            last[k] = call
-    return bad, n
+        rows = [x for x in (line.split() for line in f if not line.startswith("#")) if len(x) >= 9]
+    last, bad = {}, 0
+    for x in rows:
+        k, call = (x[0], x[2]), int(x[4])
+        if k in last:
+            want = last[k] + 1
+            bad += call != (want // 2 if want >= 1024 else want)
+        last[k] = call
+    return bad, len(rows)
 
 
 def main():
@@ -83,31 +78,26 @@ def main():
     order = [x for x in ["smt", "cls", "mc", "pkg", "node", "numa"] if x in levels]
     for wl in sorted({k[0] for k in runs}):
         boots = sorted({k[2] for k in runs if k[0] == wl}, key=int)
-        recs = {(b, c): replay(os.path.join(d, "%s.%s.%s.rec" % (wl, c, b))) for b in boots for c in ("A", "A2")
-                if os.path.exists(os.path.join(d, "%s.%s.%s.rec" % (wl, c, b)))}
+        paths = {(b, c): os.path.join(d, "%s.%s.%s.rec" % (wl, c, b)) for b in boots for c in ("A", "A2")}
+        recs = {k: replay(p) for k, p in paths.items() if os.path.exists(p)}
         # the replay's levels are sd->level: the ones with visits, in order, are the domains'
         used = sorted({lv for got, _ in recs.values() for (lv, rule), v in got.items() if rule == "NO_NI_RANDOM" and v[0]})
         names = dict(zip(order, used))
         print("\n%s, %d boots: per visit, B (NI_RANDOM) against C (NO_NI_RANDOM), and the replay of A and A2" % (wl, len(boots)))
         print("%-5s %-8s %-7s %9s %9s %24s" % ("level", "per visit", "rule", "predicted", "real", "predicted/real [95% CI]"))
-        for lvl in order:
-            if lvl not in names:
-                continue
+        for lvl, lv in names.items():
             for what, col, idx in (("attempts", "attempts", 0), ("moved", "gained", 1)):
+                v, k = "dom_%s_visits" % lvl, "dom_%s_%s" % (lvl, col)
                 for rule, short in RULES.items():
-                    pred, real, quot = [], [], []
+                    pred, real = [], []
                     for b in boots:
-                        p = [got[names[lvl], rule][idx] / got[names[lvl], "NO_NI_RANDOM"][idx]
-                             for (bb, c), (got, _) in recs.items() if bb == b and got.get((names[lvl], "NO_NI_RANDOM"), (0, 0))[idx]]
+                        p = [got[lv, rule][idx] / got[lv, "NO_NI_RANDOM"][idx] for (bb, c), (got, _) in recs.items()
+                             if bb == b and got.get((lv, "NO_NI_RANDOM"), (0, 0))[idx]]
                         B, C = runs.get((wl, "B", b), {}), runs.get((wl, "C", b), {})
-                        v, k = "dom_%s_visits" % lvl, "dom_%s_%s" % (lvl, col)
-                        if not p or not B.get(v) or not C.get(v) or not C.get(k):
-                            continue
-                        rr = (B[k] / B[v]) / (C[k] / C[v])
-                        pred.append(mean(p))
-                        real.append(rr)
-                        if rr:
-                            quot.append(mean(p) / rr)
+                        if p and B.get(v) and C.get(v) and C.get(k):
+                            pred.append(mean(p))
+                            real.append((B[k] / B[v]) / (C[k] / C[v]))
+                    quot = [x / y for x, y in zip(pred, real) if y]
                     if quot:
                         m, h = ci(quot)
                         print("%-5s %-8s %-7s %9.3f %9.3f %10.3f [%.3f, %.3f]" % (
@@ -121,11 +111,11 @@ def main():
         print("the recordings (replayed NO_NI_RANDOM attempts beside aba.sh's telemetry of the run, its window shorter):")
         for (b, c), (got, secs) in sorted(recs.items()):
             run, C = runs.get((wl, c, b), {}), runs.get((wl, "C", b), {})
-            own = " ".join("%s %d/%d" % (lvl, got.get((names[lvl], "NO_NI_RANDOM"), (0, 0))[0],
-                                         run.get("dom_%s_attempts" % lvl, -1)) for lvl in order if lvl in names)
+            own = " ".join("%s %d/%d" % (lvl, got.get((lv, "NO_NI_RANDOM"), (0, 0))[0],
+                                         run.get("dom_%s_attempts" % lvl, -1)) for lvl, lv in names.items())
             tp = THROUGHPUT.get(re.sub(r"\d+$", "", wl))
             cost = "%+.1f %%" % (100 * (run[tp] / C[tp] - 1)) if tp in run and C.get(tp) else "-"
-            bad, n = gaps(os.path.join(d, "%s.%s.%s.rec" % (wl, c, b)))
+            bad, n = gaps(paths[b, c])
             print("  boot %s %-2s %s; %d of %d visits follow no visit recorded before them; throughput against C's %s; %s s" % (
                 b, c, own, bad, n, cost, secs))
 

@@ -7,9 +7,12 @@
 # G no busiest group; A LBF_ALL_PINNED left (no task allowed here, or refused
 # before the affinity test: delayed, per-CPU kthread); R a running task refused;
 # H another refused after an allowed one (hot, LLC, delayed); F allowed, not
-# taken; Q none of these (no busiest queue, one task there, imbalance <= 0).
-# waker: p->wakee_flips > 0 at the pull (it woke others lately: wake_wide()'s
-# count). Visits the cost check cuts are not seen; the trace clock is local.
+# taken; Q none of these (no busiest queue, one task there, imbalance <= 0, a
+# serialized domain busy).
+# waker: p->wakee_flips > 0 at the pull (it woke others lately; the replay's
+# waker is the task pulled most). Visits the cost check cuts are not seen. A
+# function inlined at one call site is not refused: attempts or moved below
+# schedstat's over the run (its last line, and said) show a probe bypassed.
 # Usage: ni-record.sh --check | OUT CMD... | --parse <trace
 #   --check  what this kernel lacks for it, all at once; changes nothing
 #   OUT CMD...  records while CMD runs (sleep 5: a window) into OUT, /proc/schedstat
@@ -94,7 +97,7 @@ check() {
 	done
 	e=$(cat /sys/kernel/security/lockdown 2>/dev/null) || e=""
 	[[ $e != *'[integrity]'* && $e != *'[confidentiality]'* ]] ||
-		miss+=("lockdown $e refuses kprobes and debugfs writes: Secure Boot with CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT, or lockdown=")
+		miss+=("lockdown $e refuses debugfs writes (confidentiality kprobes too): Secure Boot with CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT, or lockdown=")
 	if ! e=$(cat "$D/sched/features" 2>&1); then
 		miss+=("$D/sched/features cannot be read: ${e##*: } (CONFIG_DEBUG_FS; lockdown)")
 	elif ! grep -qwE '(NO_)?NI_RANDOM' <<<"$e"; then
@@ -136,7 +139,8 @@ case ${1:-} in
 	[ $# -ge 2 ] || usage
 	[ ! -d "$I" ] || { echo "ni-record: another ni-record.sh is running ($I; one killed leaves it: rmdir it)" >&2; exit 2; }
 	check || exit 1
-	out=$1 ncpu=$(grep -c '^processor' /proc/cpuinfo)
+	# nr_cpu_ids, as the kernel numbers CPUs (and starts each gate), offline ones too
+	out=$1 ncpu=$(( $(sed 's/.*[-,]//' /sys/devices/system/cpu/possible) + 1 ))
 	shift
 	: >"$out" || exit 1
 	feat=$(grep -ow 'NO_NI_RANDOM\|NI_RANDOM' "$D/sched/features")
@@ -171,7 +175,11 @@ case ${1:-} in
 		awk -v g="$G/" '{ sub(g, "", $1) } $1 ~ /^(rq|rqx|grp|can|pull)$/ { print "# missed", $1, $3 }' "$T/kprobe_profile"
 		parse <"$I/trace"
 	} >"$out"
-	echo "ni-record: $(grep -vc '^#' "$out") attempts in $out; $(sed -n 's/^# cut/cut/p' "$out")"
+	# a probe a call site bypasses (inlined there) or a full buffer: fewer than schedstat's
+	awk 'FNR == 1 { f++ } /^domain/ { c[f] += $26; g[f] += $33 } END { printf "# schedstat over the run: %s%d attempts, %d moved\n",
+		"newidle lb_count, lb_gained: ", c[2] - c[1], g[2] - g[1] }' "$out.schedstat.0" "$out.schedstat.1" >>"$out"
+	echo "ni-record: $(grep -vc '^#' "$out") attempts, $(awk '!/^#/ { m += $10 } END { print m + 0 }' "$out") moved in $out;" \
+		"$(sed -n 's/^# schedstat/schedstat/p' "$out"); $(sed -n 's/^# cut/cut/p' "$out")"
 	[ "$rc" = 0 ] || { echo "ni-record: $1 exited $rc" >&2; exit 1; }
 	;;
 esac

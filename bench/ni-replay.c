@@ -6,7 +6,9 @@
  * feeds the rule's estimate: v7.3's (a success weighs (1024 + w / 2) / w visits, w = 1 +
  * ratio), kept in 1/64ths by newidle.h's newidle_count() and newidle_window_end(): v7.3's
  * ratio bit for bit, NI_RATE's bonus too. First order: what an attempt changes later (who
- * runs, avg_idle, the cost check) is not replayed. Usage: ni-replay [-l] [-s SEED] <RECORDING
+ * runs, avg_idle, the cost check) is not replayed. The waker is the task pulled most (at
+ * sembench-ng 815/101, whose workers are pinned, the only task a pull can move): a first
+ * pass finds it, so the recording is a file. Usage: ni-replay [-l] [-s SEED] <RECORDING
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +26,14 @@ static const char *const rule_name[NR_RULES] = {
 
 #define MAX_CPUS	2048
 #define MAX_LVL		8
+#define MAX_PID		(1 << 22)	/* PID_MAX_LIMIT */
 
 /* A line of the recording: an attempt under NO_NI_RANDOM, the domain's state at its entry */
 struct rec {
 	unsigned int cpu, lvl, ratio, call, succ, moved, waker;
 	unsigned long long t, stamp, cost;	/* us, ns, us */
-	char out;
+	int pid;
+	char out, comm[16];
 };
 
 struct dom {
@@ -44,10 +48,11 @@ static double sum[NR_RULES][MAX_LVL + 1][NR_SUMS];	/* [MAX_LVL]: all levels */
 static struct dom dom[NR_RULES][MAX_CPUS][MAX_LVL];
 static bool seen[MAX_CPUS][MAX_LVL], stopped[MAX_CPUS][NR_RULES];
 static unsigned int walk[MAX_CPUS];	/* a CPU's walk: 1 + its last level, 0 when ended */
-static unsigned long lines, calls, off, ends, seed = 1;
+static unsigned long lines, calls, off, ends, met[MAX_LVL], seed = 1;
 static unsigned int ncpus = MAX_CPUS, cpus, top;
-static char rel[64], secs[32];
-static int rate;
+static char secs[32], wcomm[16] = "-";
+static int rate, wpid = -1;
+static unsigned int pulls[MAX_PID];	/* the first pass's pulls per task */
 
 /* splitmix64: v7.3's sched_rng() state is unknowable, any good generator draws alike */
 static u32 dice_next(u64 *x)
@@ -77,7 +82,6 @@ static bool decide(enum rule r, struct dom *d)
 /* A header line: "# cpus=N", "# ni_rate=0|1", the kernel and seconds for the title */
 static bool header(const char *buf)
 {
-	sscanf(buf, "# ni-record: %63[^,]", rel);
 	sscanf(buf, "# seconds=%31s", secs);
 	return !(sscanf(buf, "# cpus=%u", &ncpus) == 1 && (!ncpus || ncpus > MAX_CPUS)) &&
 	       !(sscanf(buf, "# ni_rate=%d", &rate) == 1 && rate != !!rate);
@@ -86,12 +90,12 @@ static bool header(const char *buf)
 /* An attempt as ni-record.sh writes it; fields it may add at the end are not read */
 static bool parse(const char *buf, struct rec *l)
 {
-	char comm[2];
-	int n, pid;
+	int n;
 
-	return sscanf(buf, "%u %llu %u %u %u %u %llu %llu %c %u%n %d %u %1s", &l->cpu, &l->t,
+	return sscanf(buf, "%u %llu %u %u %u %u %llu %llu %c %u%n %d %u %15s", &l->cpu, &l->t,
 		      &l->lvl, &l->ratio, &l->call, &l->succ, &l->stamp, &l->cost, &l->out,
-		      &l->moved, &n, &pid, &l->waker, comm) == 13 &&
+		      &l->moved, &n, &l->pid, &l->waker, l->comm) == 13 &&
+	       l->pid >= -1 && l->pid < MAX_PID && (l->out == 'P' || l->pid < 0) &&
 	       strcspn(buf, "-") >= (size_t)n && strchr("PBGQARHF", l->out) &&
 	       (l->out == 'P') == (l->moved > 0) && l->waker <= (l->out == 'P' ? 1U : 0) &&
 	       l->cpu < ncpus && l->lvl < MAX_LVL && l->ratio <= NEWIDLE_SCALE &&
@@ -112,6 +116,7 @@ static void replay(const struct rec *l)
 	enum rule r;
 
 	lines++;
+	met[lvl] += l->out == 'R' || l->out == 'H';
 	if (!walk[cpu] || lvl < walk[cpu]) {	/* a new newidle call: its walk starts */
 		calls++;
 		memset(stopped[cpu], 0, sizeof(stopped[cpu]));
@@ -147,7 +152,7 @@ static void replay(const struct rec *l)
 		}
 		stopped[cpu][r] = go && !walk[cpu];
 		/* a skip where the recorded walk ended: this rule's goes on, unrecorded */
-		add(r, lvl, (double [NR_SUMS]){ go, go && l->out == 'P', go ? l->waker : 0,
+		add(r, lvl, (double [NR_SUMS]){ go, go && l->out == 'P', go && l->out == 'P' && l->pid == wpid,
 			go ? l->cost : 0, !go && !walk[cpu], go ? l->moved : 0 });
 	}
 }
@@ -157,7 +162,7 @@ int main(int argc, char **argv)
 	unsigned long nr = 0;
 	char buf[1024];
 	struct rec l;
-	int r, levels = 0;
+	int r, levels = 0, pass;
 
 	while ((r = getopt(argc, argv, "ls:")) != -1) {
 		if (r != 'l' && r != 's')
@@ -165,35 +170,43 @@ int main(int argc, char **argv)
 		levels |= r == 'l';
 		seed = r == 's' ? strtoul(optarg, NULL, 0) : seed;
 	}
-	while (fgets(buf, sizeof(buf), stdin)) {
-		nr++;
-		if ((!strchr(buf, '\n') && !feof(stdin)) ||	/* too long */
-		    !(buf[0] == '#' ? header(buf) : parse(buf, &l))) {
-			fprintf(stderr, "ni-replay: line %lu is not ni-record.sh's: %s", nr, buf);
-			return 2;
+	for (pass = 0; pass < 2; pass++) {
+		if (pass && (nr = 0, fseek(stdin, 0, SEEK_SET)))
+			return fprintf(stderr, "ni-replay: the recording is read twice: a file\n"), 2;
+		while (fgets(buf, sizeof(buf), stdin)) {
+			nr++;
+			if ((!strchr(buf, '\n') && !feof(stdin)) ||	/* too long */
+			    !(buf[0] == '#' ? header(buf) : parse(buf, &l))) {
+				fprintf(stderr, "ni-replay: line %lu is not ni-record.sh's: %s",
+					nr, buf);
+				return 2;
+			}
+			if (buf[0] == '#')
+				continue;
+			if (pass)
+				replay(&l);
+			else if (l.pid >= 0 && ++pulls[l.pid] > (wpid < 0 ? 0 : pulls[wpid]))
+				wpid = l.pid, memcpy(wcomm, l.comm, sizeof(wcomm));
 		}
-		if (buf[0] != '#')
-			replay(&l);
 	}
 	if (!lines)
 		return fprintf(stderr, "ni-replay: no attempts in the recording\n"), 2;
 	if (levels) {
-		printf("# per level, replayed: newidle lb_count (attempts), lb_gained (moved)\n"
-		       "level rule          lb_count  lb_gained\n");
+		printf("# per level, replayed: newidle lb_count (attempts), lb_gained (moved), "
+		       "the waker's pulls\nlevel rule          lb_count  lb_gained      waker\n");
 		for (l.lvl = 0; l.lvl <= top; l.lvl++)
 			for (r = 0; r < NR_RULES; r++)
-				printf("%5u %-12s %10.0f %10.0f\n", l.lvl, rule_name[r],
-				       sum[r][l.lvl][ATT], sum[r][l.lvl][MOVED]);
+				printf("%5u %-12s %10.0f %10.0f %10.0f\n", l.lvl, rule_name[r],
+				       sum[r][l.lvl][ATT], sum[r][l.lvl][MOVED], sum[r][l.lvl][WAKER]);
 		return 0;
 	}
-	printf("Newidle recording replayed%s%s%s%s%s: first order, NI_RATE %s\n",
-	       *rel ? ", Linux " : "", rel, *secs ? ", " : "", secs, *secs ? " s" : "",
-	       rate ? "on" : "off");
-	printf("%lu attempts, %.0f pulls, %lu window ends, %u CPUs; ratio off the kernel's: %lu\n",
+	printf("Newidle recording replayed, first order, NI_RATE %s%s%s%s\n", rate ? "on" : "off",
+	       *secs ? ", " : "", secs, *secs ? " s" : "");
+	printf("%lu attempts, %.0f pulls, %lu window ends, %u CPUs; off the kernel's: %lu\n",
 	       lines, sum[ALWAYS][MAX_LVL][PULL], ends, cpus, off);
 	printf("%-23s %8s %8s %8s %8s %8s\n", "share of NO_NI_RANDOM's", "attempts", "pulls",
 	       "waker", "time", "unseen");
-	for (r = 0; r < NR_RULES; r++) {
+	for (r = 0; r < HALF; r++) {	/* every-2nd, a control, in -l's output alone */
 		double *s = sum[r][MAX_LVL], of;
 
 		s[UNSEEN] -= sum[r][top][UNSEEN];	/* the top: no level to go on to */
@@ -207,6 +220,17 @@ int main(int argc, char **argv)
 		}
 		printf("\n");
 	}
-	printf("unseen: calls a rule takes on, unrecorded; every-2nd: a control\n");
+	if (wpid < 0)
+		printf("waker: none, no pull of a task recorded\n");
+	else
+		printf("waker: %d %s, the task pulled most: %.0f of %.0f pulls\n", wpid, wcomm,
+		       sum[ALWAYS][MAX_LVL][WAKER], sum[ALWAYS][MAX_LVL][PULL]);
+	printf("running or hot per pull (NI_FOUND's), by level:");
+	for (l.lvl = 0; l.lvl <= top; l.lvl++)
+		if (sum[ALWAYS][l.lvl][PULL])
+			printf(" %u=%.2f", l.lvl, met[l.lvl] / sum[ALWAYS][l.lvl][PULL]);
+		else if (sum[ALWAYS][l.lvl][ATT])
+			printf(" %u=%lu/0", l.lvl, met[l.lvl]);
+	printf("\n");
 	return 0;
 }

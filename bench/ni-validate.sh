@@ -23,10 +23,9 @@ export LAB_HOST_PROGS="bash $LAB_HOST_PROGS" LAB_CPUS=20 LAB_SOCKETS=1 LAB_THREA
 export LAB_ACCEL=icount LAB_TIMEOUT=$NI_TIMEOUT
 "$LAB_TOP/lab/prepare.sh" guest bench-record
 for b in $(seq "$NI_BOOTS"); do
-	s=$res/boot$b.sh
 	order="B C" # B and C alternate over the boots
 	[ $((b % 2)) = 1 ] || order="C B"
-	cat >"$s" <<EOF
+	cat >"$res/boot$b.sh" <<EOF
 #!/bin/sh
 set -e
 [ -e /bin/bash ] || ln -s /usr/bin/bash /bin/bash
@@ -50,7 +49,7 @@ for w in $NI_WORKLOADS; do
 done
 EOF
 	say "ni-validate: boot $b of $NI_BOOTS ($NI_WORKLOADS; log $OUT/logs/ni-validate-$b.console)"
-	"$LAB_TOP/lab/steps/boot.sh" bench-record "$s" "ni-validate-$b"
+	"$LAB_TOP/lab/steps/boot.sh" bench-record "$res/boot$b.sh" "ni-validate-$b"
 	c=$OUT/logs/ni-validate-$b.console
 	cp "$c" "$res/"
 	"$LAB_TOP/bench/collect.sh" "$c" >>"$res/runs.csv"

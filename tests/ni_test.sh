@@ -66,7 +66,7 @@ t_check "the replay built here is bench/ni-replay.sh's" \
 # not the line's
 off() {
 	local n
-	n=$("$1" <"$r/$2.rec" | sed -n "s/.*; ratio off the kernel's: //p")
+	n=$("$1" <"$r/$2.rec" | sed -n "s/.*; off the kernel's: //p")
 	case $3 in some) [ "${n:-0}" -gt 0 ] ;; *) [ "$n" = "$3" ] ;; esac
 }
 t_check "NO_NI_RANDOM's estimate is v7.3's at each of $(visits mix) visits, NI_RATE off" \
@@ -92,6 +92,31 @@ t_check "NO_NI_RANDOM's row is 1.000, its attempts and tasks moved per level the
 	always_ok "$r/replay"
 build "$r/throttled" "" 's/return r == ALWAYS || d->visits++ % 2;/return d->visits++ % 2;/'
 t_check "negative control: NO_NI_RANDOM skipping every 2nd visit fails it" not always_ok "$r/throttled"
+
+# waker_ok BIN: the waker the task pulled most (the first to lead), named below the table,
+# NO_NI_RANDOM's pulls of it per level the recording's
+waker_ok() {
+	local w
+	w=$(awk '!/^#/ && $9 == "P" && ++n[$11] > n[w] + 0 { w = $11 } END { print w }' "$r/mix.rec")
+	grep -q "^waker: $w w, the task pulled most" <("$1" <"$r/mix.rec") &&
+		[ "$("$1" -l <"$r/mix.rec" | awk '$2 == "NO_NI_RANDOM" { print $1, $5 }')" = \
+			"$(awk -v w="$w" '!/^#/ { n[$3] += $11 == w } END { for (l in n) print l, n[l] }' "$r/mix.rec" | sort -n)" ]
+}
+t_check "the waker: the task pulled most, named, its pulls per level the recording's" waker_ok "$r/replay"
+build "$r/flag" "" "s/l->out == 'P' \&\& l->pid == wpid,/l->waker,/"
+t_check "negative control: the recorder's flag (it woke others) as the waker fails it" not waker_ok "$r/flag"
+awk '!/^#/ && $9 == "P" { $11 = -1 } 1' "$r/mix.rec" >"$r/notask.rec"
+t_check "pulls whose task was not recorded (NI_PROBES=rq|rqx) are read, no waker named" \
+	eval 'grep -qx "waker: none, no pull of a task recorded" <(rp notask)'
+# met BIN: per level, the attempts ending R or H per pull, the recording's
+met() {
+	[ "$("$1" <"$r/mix.rec" | sed -n "s/^running or hot per pull (NI_FOUND's), by level: //p")" = \
+		"$(awk '!/^#/ { m[$3] += $9 == "R" || $9 == "H"; p[$3] += $9 == "P" }
+			END { for (l = 0; l in m; l++) printf "%s%d=%.2f", l ? " " : "", l, m[l] / p[l] }' "$r/mix.rec")" ]
+}
+t_check "running or hot per pull, by level, the recording's (NI_FOUND's successes)" met "$r/replay"
+build "$r/metF" "" "s/l->out == 'R' || l->out == 'H';/l->out == 'R' || l->out == 'H' || l->out == 'F';/"
+t_check "negative control: F (allowed, not taken) counted too fails it" not met "$r/metF"
 
 # gate CPUS LEVELS VISITS RATIO: per level, newidle_gate()'s attempts, each CPU's gate started
 # as the kernel starts it, over VISITS visits at RATIO
@@ -195,7 +220,7 @@ t_check "refused: no gcc, nothing left behind" eval 'refuses_with "gcc is missin
 # the paste: at most 10 lines of 80 columns, its title saying what it is
 paste_ok() {
 	[ "$(wc -l <"$1")" -le 10 ] && ! grep -q '.\{81\}' "$1" &&
-		grep -qx 'Newidle recording replayed, Linux 7.3.4-test, 0.15 s: first order, NI_RATE off' "$1"
+		grep -qx 'Newidle recording replayed, first order, NI_RATE off, 0.15 s' "$1"
 }
 rp mix >"$r/table" && rp mix -l >"$r/levels"
 t_check "the table: $(wc -l <"$r/table") lines, 80 columns at most, its title the recording's" paste_ok "$r/table"
