@@ -109,7 +109,7 @@ for _ in 1 2; do
 	set -- $h
 	[ ! -d "/proc/$1" ] || bad "another run is going on: pid $1, ${h#* * } (one at a time; its lock: $lock)"
 	# a run killed with -9 may leave its workload running, toggling features
-	! kill -0 "-$2" 2>/dev/null || bad "a run that was killed left processes running (process group $2; its lock: $lock): kill -- -$2, then start again"
+	[ "$2" = "$(cut -d' ' -f5 /proc/$$/stat)" ] || ! kill -0 "-$2" 2>/dev/null || bad "a run that was killed left processes running (process group $2; its lock: $lock): kill -- -$2, then start again"
 	rm -f "$lock"
 done
 # on every exit: the features put back, debugfs unmounted if mounted here, a run
@@ -124,6 +124,8 @@ leave() {
 }
 trap leave EXIT
 trap 'echo "bare-metal: interrupted${orig:+; the features put back}${started:+; results so far: $out/report.txt}" >&2; exit 130' INT TERM HUP
+# a reader gone (--check | head): put back all the same, writing nowhere
+trap 'trap "" PIPE; exit 141' PIPE
 [ -n "$time_only$report_only" ] || [ -e "$F" ] || { mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null && mounted=1; } || true
 # read once: kernel lockdown (Secure Boot) refuses debugfs to root (EPERM); --time
 # reads it where it can
@@ -158,7 +160,7 @@ done
 comparisons=$(echo $comparisons) workloads=$(echo $workloads)
 [ -n "$comparisons" ] && [ -n "$workloads" ] || bad "COMPARISONS and WORKLOADS must not be empty"
 # --record: after step one's runs, its overhead set against sembench815's NO_NI_RANDOM ones
-[ -z "$record" ] || [ -n "$step1" ] || bad "--record goes with step one (--step1; the default on a kernel without NI_DICE)"
+[ -z "$record" ] || [ -n "$step1" ] || bad "--record goes with step one: add --step1 (the default only where sched/features is read and has no NI_DICE)"
 [ -z "$record" ] || case " $comparisons | $workloads " in *" norandom "*" sembench815 "*) ;; *)
 	bad "--record needs norandom among COMPARISONS and sembench815 among WORKLOADS (step one's): its overhead is measured against them" ;; esac
 # a name aba.sh does not know, in every mode (it checks names before its -k)
@@ -325,7 +327,10 @@ recorder() {
 	elif [ -z "${ABA_FEATURES:-}" ] && [ "$(id -u)" != 0 ]; then :
 	elif ! r=$("$rec" --check 2>&1); then
 		m=$(printf '%s\n' "$r" | sed -n 's/^ni-record: missing: //p')
-		while IFS= read -r l; do lack "$l (for --record: $rec --check)"; done <<-EOF
+		# what is named above already (debugfs, lockdown, schedstats) once
+		while IFS= read -r l; do
+			case $l in lockdown\ *|*sched/features*|kernel.sched_schedstats*) ;; *) lack "$l (for --record: $rec --check)" ;; esac
+		done <<-EOF
 			${m:-what $rec --check says: $(echo "$r" | tr '\n' ' ')}
 		EOF
 	fi

@@ -11,8 +11,8 @@
 # serialized domain busy).
 # waker: p->wakee_flips > 0 at the pull (it woke others lately; the replay's
 # waker is the task pulled most). Visits the cost check cuts are not seen. A
-# function inlined at one call site is not refused: attempts or moved below
-# schedstat's over the run (its last line, and said) show a probe bypassed.
+# function inlined at one call site is not refused: for sched_balance_rq(),
+# attempts or moved below schedstat's over the run (its last line) show it.
 # Usage: ni-record.sh --check | OUT CMD... | --parse <trace
 #   --check  what this kernel lacks for it, all at once; changes nothing
 #   OUT CMD...  records while CMD runs (sleep 5: a window) into OUT, /proc/schedstat
@@ -35,7 +35,7 @@ probes() { # name|filter|definition, each where v7.3's fair.c decides an outcome
 rq|idle == 2|p:$G/rq sched_balance_rq idle lvl=sd->level ratio=sd->newidle_ratio call=sd->newidle_call succ=sd->newidle_success stamp=sd->newidle_stamp
 rqx|idle == 2|r:$G/rqx sched_balance_rq moved=\$retval idle cont=+0(continue_balancing):s32
 grp|idle == 2 && grp == 0|r:$G/grp sched_balance_find_src_group grp=\$retval:x64 idle=env->idle
-can|idle == 2|r:$G/can can_migrate_task ok=\$retval idle=env->idle fl=env->flags:x32 run=p->on_cpu:s32
+can|idle == 2|r:$G/can can_migrate_task ok=\$retval idle=env->idle fl=env->flags:x32 run=p->on_cpu:u8
 pull|idle == 2|p:$G/pull detach_task pid=p->pid flips=p->wakee_flips:u32 idle=env->idle comm=p->comm:string
 EOF
 }
@@ -132,7 +132,7 @@ up() { cut -d' ' -f1 /proc/uptime | tr -d .; } # centiseconds
 case ${1:-} in
 --check) [ $# = 1 ] || usage; check && echo "ni-record: ready" ;;
 --parse) [ $# = 1 ] || usage; parse ;;
--h|--help) sed -n '2,/^set /s/^# \{0,1\}//p' "$0" | sed '$d' ;;
+-h|--help) sed -n '2,/^set /s/^# \{0,1\}//p' "$0" ;;
 -*) usage "$1" ;;
 '') usage ;;
 *)
@@ -151,7 +151,7 @@ case ${1:-} in
 	trap 'exit 130' INT TERM
 	# a full CPU keeps its first events; a CPU's own clock times its attempts
 	echo 0 >"$I/options/overwrite" && echo local >"$I/trace_clock" && echo 0 >"$I/tracing_on" || exit 1
-	echo $((${NI_MB:-64} * 1024 / ncpu)) >"$I/buffer_size_kb"
+	echo $((${NI_MB:-64} * 1024 / $(grep -c '^processor' /proc/cpuinfo))) >"$I/buffer_size_kb"
 	while IFS='|' read -r f e def; do
 		echo "$def" >>"$T/kprobe_events" && echo "$e" >"$I/events/$G/$f/filter" &&
 			echo 1 >"$I/events/$G/$f/enable" || exit 1
@@ -163,9 +163,9 @@ case ${1:-} in
 	t0=$(up) rc=0
 	"$@" || rc=$?
 	echo 0 >"$I/tracing_on"
-	[ -z "${NI_TRACE:-}" ] || cp "$I/trace" "$NI_TRACE" # the raw events, for a parser's test
 	t1=$(up)
 	cat /proc/schedstat >"$out.schedstat.1"
+	[ -z "${NI_TRACE:-}" ] || cp "$I/trace" "$NI_TRACE" # the raw events, for a parser's test
 	{
 		echo "# ni-record: $(uname -r), NO_NI_RANDOM, ${NI_MB:-64} MiB, probes ${NI_PROBES:-all}: $*"
 		echo "# seconds=$(( (t1 - t0) / 100 )).$(printf %02d $(( (t1 - t0) % 100 )))"
@@ -176,8 +176,9 @@ case ${1:-} in
 		parse <"$I/trace"
 	} >"$out"
 	# a probe a call site bypasses (inlined there) or a full buffer: fewer than schedstat's
-	awk 'FNR == 1 { f++ } /^domain/ { c[f] += $26; g[f] += $33 } END { printf "# schedstat over the run: %s%d attempts, %d moved\n",
-		"newidle lb_count, lb_gained: ", c[2] - c[1], g[2] - g[1] }' "$out.schedstat.0" "$out.schedstat.1" >>"$out"
+	awk 'FNR == 1 { f++; v = $2 } /^domain/ { c[f] += $26; g[f] += $33 } END { if (v != 17) print "# schedstat version " v ": not read"
+		else printf "# schedstat over the run: newidle lb_count, lb_gained: %d attempts, %d moved\n", c[2] - c[1], g[2] - g[1] }' \
+		"$out.schedstat.0" "$out.schedstat.1" >>"$out"
 	echo "ni-record: $(grep -vc '^#' "$out") attempts, $(awk '!/^#/ { m += $10 } END { print m + 0 }' "$out") moved in $out;" \
 		"$(sed -n 's/^# schedstat/schedstat/p' "$out"); $(sed -n 's/^# cut/cut/p' "$out")"
 	[ "$rc" = 0 ] || { echo "ni-record: $1 exited $rc" >&2; exit 1; }

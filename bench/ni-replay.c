@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <linux/bitops.h>	/* lab/host/include's, then the kernel's types */
 #include NEWIDLE_H		/* the series' kernel/sched/newidle.h */
@@ -48,7 +49,7 @@ static double sum[NR_RULES][MAX_LVL + 1][NR_SUMS];	/* [MAX_LVL]: all levels */
 static struct dom dom[NR_RULES][MAX_CPUS][MAX_LVL];
 static bool seen[MAX_CPUS][MAX_LVL], stopped[MAX_CPUS][NR_RULES];
 static unsigned int walk[MAX_CPUS];	/* a CPU's walk: 1 + its last level, 0 when ended */
-static unsigned long lines, calls, off, ends, met[MAX_LVL], seed = 1;
+static unsigned long lines, calls, off, ends, met[MAX_LVL], cans, ended, seed = 1;
 static unsigned int ncpus = MAX_CPUS, cpus, top;
 static char secs[32], wcomm[16] = "-";
 static int rate, wpid = -1;
@@ -82,6 +83,7 @@ static bool decide(enum rule r, struct dom *d)
 /* A header line: "# cpus=N", "# ni_rate=0|1", the kernel and seconds for the title */
 static bool header(const char *buf)
 {
+	ended += !strncmp(buf, "# schedstat", 11);	/* the recorder's last line */
 	sscanf(buf, "# seconds=%31s", secs);
 	return !(sscanf(buf, "# cpus=%u", &ncpus) == 1 && (!ncpus || ncpus > MAX_CPUS)) &&
 	       !(sscanf(buf, "# ni_rate=%d", &rate) == 1 && rate != !!rate);
@@ -117,6 +119,7 @@ static void replay(const struct rec *l)
 
 	lines++;
 	met[lvl] += l->out == 'R' || l->out == 'H';
+	cans += !!strchr("ARHF", l->out);	/* can_migrate_task() seen */
 	if (!walk[cpu] || lvl < walk[cpu]) {	/* a new newidle call: its walk starts */
 		calls++;
 		memset(stopped[cpu], 0, sizeof(stopped[cpu]));
@@ -152,7 +155,7 @@ static void replay(const struct rec *l)
 		}
 		stopped[cpu][r] = go && !walk[cpu];
 		/* a skip where the recorded walk ended: this rule's goes on, unrecorded */
-		add(r, lvl, (double [NR_SUMS]){ go, go && l->out == 'P', go && l->out == 'P' && l->pid == wpid,
+		add(r, lvl, (double [NR_SUMS]){ go, go && l->out == 'P', go && l->out == 'P' && wpid >= 0 && l->pid == wpid,
 			go ? l->cost : 0, !go && !walk[cpu], go ? l->moved : 0 });
 	}
 }
@@ -163,6 +166,7 @@ int main(int argc, char **argv)
 	char buf[1024];
 	struct rec l;
 	int r, levels = 0, pass;
+	struct stat st;
 
 	while ((r = getopt(argc, argv, "ls:")) != -1) {
 		if (r != 'l' && r != 's')
@@ -171,8 +175,10 @@ int main(int argc, char **argv)
 		seed = r == 's' ? strtoul(optarg, NULL, 0) : seed;
 	}
 	for (pass = 0; pass < 2; pass++) {
-		if (pass && (nr = 0, fseek(stdin, 0, SEEK_SET)))
-			return fprintf(stderr, "ni-replay: the recording is read twice: a file\n"), 2;
+		if (!pass && (fstat(0, &st) || !S_ISREG(st.st_mode)))
+			return fprintf(stderr, "ni-replay: the recording is read twice: a file, not a pipe\n"), 2;
+		if (pass && (nr = ended = 0, fseek(stdin, 0, SEEK_SET)))
+			return fprintf(stderr, "ni-replay: the recording could not be read again\n"), 2;
 		while (fgets(buf, sizeof(buf), stdin)) {
 			nr++;
 			if ((!strchr(buf, '\n') && !feof(stdin)) ||	/* too long */
@@ -200,10 +206,12 @@ int main(int argc, char **argv)
 				       sum[r][l.lvl][ATT], sum[r][l.lvl][MOVED], sum[r][l.lvl][WAKER]);
 		return 0;
 	}
-	printf("Newidle recording replayed, first order, NI_RATE %s%s%s%s\n", rate ? "on" : "off",
-	       *secs ? ", " : "", secs, *secs ? " s" : "");
-	printf("%lu attempts, %.0f pulls, %lu window ends, %u CPUs; off the kernel's: %lu\n",
-	       lines, sum[ALWAYS][MAX_LVL][PULL], ends, cpus, off);
+	if (!ended)
+		fprintf(stderr, "ni-replay: no \"# schedstat\" line at the end: the recording cut short?\n");
+	printf("Newidle recording replayed, first order, NI_RATE %s%s%s%s, seed %lu\n",
+	       rate ? "on" : "off", *secs ? ", " : "", secs, *secs ? " s" : "", seed);
+	printf("%lu attempts, %.0f pulls, %u CPUs, %lu window ends; %lu off the kernel's\n",
+	       lines, sum[ALWAYS][MAX_LVL][PULL], cpus, ends, off);
 	printf("%-23s %8s %8s %8s %8s %8s\n", "share of NO_NI_RANDOM's", "attempts", "pulls",
 	       "waker", "time", "unseen");
 	for (r = 0; r < HALF; r++) {	/* every-2nd, a control, in -l's output alone */
@@ -225,12 +233,16 @@ int main(int argc, char **argv)
 	else
 		printf("waker: %d %s, the task pulled most: %.0f of %.0f pulls\n", wpid, wcomm,
 		       sum[ALWAYS][MAX_LVL][WAKER], sum[ALWAYS][MAX_LVL][PULL]);
-	printf("running or hot per pull (NI_FOUND's), by level:");
+	if (!cans) {	/* no probe of can_migrate_task(): R and H unknown, not none */
+		printf("NI_FOUND's count per pull: not recorded (no can_migrate_task())\n");
+		return 0;
+	}
+	printf("NI_FOUND's count per pull, by level:");
 	for (l.lvl = 0; l.lvl <= top; l.lvl++)
 		if (sum[ALWAYS][l.lvl][PULL])
 			printf(" %u=%.2f", l.lvl, met[l.lvl] / sum[ALWAYS][l.lvl][PULL]);
 		else if (sum[ALWAYS][l.lvl][ATT])
-			printf(" %u=%lu/0", l.lvl, met[l.lvl]);
+			printf(" %u=no pull (%lu)", l.lvl, met[l.lvl]);
 	printf("\n");
 	return 0;
 }

@@ -826,9 +826,9 @@ echo "main thread burns: 2000"; echo "worker burn count total ${SB_BURNS:-12345}
 	t_check "--record: and its report.txt ends INCOMPLETE, naming the recording" \
 		test "$(tail -n 1 "$scratch/br4/report.txt")" = "INCOMPLETE, not run to its end: recording"
 	# --check --record: the recorder's missing pieces with the others, all at once
-	miss="BTF probe arguments: CONFIG_PROBE_EVENTS_BTF_ARGS;sched_balance_rq(): not in /proc/kallsyms"
+	miss="BTF probe arguments: CONFIG_PROBE_EVENTS_BTF_ARGS;sched_balance_rq(): not in /proc/kallsyms;kernel.sched_schedstats: CONFIG_SCHEDSTATS"
 	bmr "$scratch/br5" NI_MISSING="$miss" ABA_SCHEDSTATS_SYSCTL=/nonexistent/sst BM_OPT="--step1 --record --check"
-	t_check "--check --record: the recorder's missing pieces, each, with the others, all at once (exit 1), nothing made ($rc)" \
+	t_check "--check --record: the recorder's missing pieces, each, with the others, all at once, none twice (exit 1), nothing made ($rc)" \
 		eval 'test "$rc" = 1 && test "$(grep -c "^bare-metal: missing: " "$bo")" = 3 &&
 			has -x "$bo" "bare-metal: missing: BTF probe arguments: CONFIG_PROBE_EVENTS_BTF_ARGS (for --record: $fx/ni-record.sh --check)" \
 				"bare-metal: missing: sched_balance_rq(): not in /proc/kallsyms (for --record: $fx/ni-record.sh --check)" \
@@ -1009,6 +1009,16 @@ echo "main thread burns: 2000"; echo "worker burn count total ${SB_BURNS:-12345}
 	ln -s "$dead $dead OUTDIR $scratch/gone" "$scratch/bm.lock"
 	check bs18
 	t_check "bare-metal: a lock left by a run that is gone does not block the next ($rc)" eval 'test "$rc" = 0 && test ! -L "$scratch/bm.lock"'
+	# one naming the caller's own process group (a script's earlier run, killed): taken over
+	ln -s "$dead $(cut -d' ' -f5 /proc/$$/stat) OUTDIR $scratch/gone" "$scratch/bm.lock"
+	check bs17
+	t_check "bare-metal: a dead run's lock naming the caller's own process group is taken over ($rc)" eval 'test "$rc" = 0 && test ! -L "$scratch/bm.lock"'
+	# its reader gone before it writes (--check | head): the lock given back, the features as they were
+	echo "$v73" >"$scratch/bm-features"
+	rc=0
+	( exec 5> >(:); wait $!; bmenv "$bmsh" --check "$scratch/bs16" 2>&5 >&5 ) || rc=$?
+	t_check "bare-metal: its reader gone (exit $rc), the lock given back, the features as they were" \
+		eval 'test "$rc" = 141 && test ! -L "$scratch/bm.lock" && test "$(bstate)" = "$v73"'
 
 	# bad settings and arguments: refused (exit 2) before anything is touched, saying so
 	cp "$scratch/bm-features" "$scratch/bm-features.before"
@@ -1032,7 +1042,7 @@ echo "main thread burns: 2000"; echo "worker burn count total ${SB_BURNS:-12345}
 		bare-metal: an unknown option is refused (exit 2)|unknown option --step2|"$bmsh" --step2 "$scratch/bmbad"
 		bare-metal: --check with --time is refused (exit 2)|--check, --time and --report go one at a time|"$bmsh" --check --time
 		bare-metal: --report without OUTDIR is refused (exit 2)|--report takes the OUTDIR of a run|"$bmsh" --report
-		--record: elsewhere than step one is refused (exit 2)|--record goes with step one (--step1; the default on a kernel without NI_DICE)|COMPARISONS=norandom WORKLOADS=sembench815 "$bmsh" --record "$scratch/bmbad"
+		--record: elsewhere than step one is refused (exit 2)|--record goes with step one: add --step1|COMPARISONS=norandom WORKLOADS=sembench815 "$bmsh" --record "$scratch/bmbad"
 		--record: without sembench815 is refused (exit 2), its overhead is measured on it|--record needs norandom among COMPARISONS and sembench815 among WORKLOADS|"$bmsh" --step1 --record "$scratch/bmbad"
 		--record: --time where the kernel is not read, without --step1, is refused (exit 2)|--record goes with step one|ABA_FEATURES=/nonexistent WORKLOADS=sembench815 "$bmsh" --time --record
 		--record: with --report is refused (exit 2)|--report takes no --record|"$bmsh" --report --record "$scratch/bmbad"

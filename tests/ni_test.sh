@@ -23,7 +23,7 @@ synth() {
 			t = (k + 1) * dt + c + l * cost; x = rand()
 			o = x < pp ? "P" : x < pp + pb ? "B" : oth[int(rand() * n) + 1]; p = o == "P"
 			print c, t, l, ra[c, l], ca[c, l], su[c, l], st[c, l], cost, o, p,
-				p ? 100 + c : -1, p && rand() < 0.5, p ? "w" : "-"
+				p ? 100 + int(rand() * 6) : -1, p && rand() < 0.5, p ? "w" : "-"
 			ca[c, l]++; su[c, l] += p	# update_newidle_stats()
 			if (ca[c, l] >= 1024) {
 				d = (t + cost) * 1000 - st[c, l]; st[c, l] += d
@@ -32,7 +32,7 @@ synth() {
 				ca[c, l] = int(ca[c, l] / 2); su[c, l] = int(su[c, l] / 2)
 			}
 			if (o == "P" || o == "B") break
-		} }'
+		} print "# schedstat over the run: newidle lb_count, lb_gained: (synth)" }'
 }
 synth >"$r/mix.rec"				# pulls, stops, windows; NI_RATE off
 synth seed=2 rate=1 dt=2000 >"$r/rate.rec"	# NI_RATE's bonus large
@@ -66,7 +66,7 @@ t_check "the replay built here is bench/ni-replay.sh's" \
 # not the line's
 off() {
 	local n
-	n=$("$1" <"$r/$2.rec" | sed -n "s/.*; off the kernel's: //p")
+	n=$("$1" <"$r/$2.rec" 2>/dev/null | sed -n "s/.*; \([0-9]*\) off the kernel's$/\1/p")
 	case $3 in some) [ "${n:-0}" -gt 0 ] ;; *) [ "$n" = "$3" ] ;; esac
 }
 t_check "NO_NI_RANDOM's estimate is v7.3's at each of $(visits mix) visits, NI_RATE off" \
@@ -103,20 +103,28 @@ waker_ok() {
 			"$(awk -v w="$w" '!/^#/ { n[$3] += $11 == w } END { for (l in n) print l, n[l] }' "$r/mix.rec" | sort -n)" ]
 }
 t_check "the waker: the task pulled most, named, its pulls per level the recording's" waker_ok "$r/replay"
-build "$r/flag" "" "s/l->out == 'P' \&\& l->pid == wpid,/l->waker,/"
+build "$r/flag" "" "s/l->out == 'P' \&\& wpid >= 0 \&\& l->pid == wpid,/l->waker,/"
 t_check "negative control: the recorder's flag (it woke others) as the waker fails it" not waker_ok "$r/flag"
 awk '!/^#/ && $9 == "P" { $11 = -1 } 1' "$r/mix.rec" >"$r/notask.rec"
-t_check "pulls whose task was not recorded (NI_PROBES=rq|rqx) are read, no waker named" \
-	eval 'grep -qx "waker: none, no pull of a task recorded" <(rp notask)'
+t_check "pulls whose task was not recorded (NI_PROBES=rq|rqx) are read, no waker named, none counted" \
+	eval 'grep -qx "waker: none, no pull of a task recorded" <(rp notask) && [ "$(rp notask | awk '"'"'$1 == "NO_NI_RANDOM" { print $4 }'"'"')" = - ]'
 # met BIN: per level, the attempts ending R or H per pull, the recording's
 met() {
-	[ "$("$1" <"$r/mix.rec" | sed -n "s/^running or hot per pull (NI_FOUND's), by level: //p")" = \
+	[ "$("$1" <"$r/mix.rec" | sed -n "s/^NI_FOUND's count per pull, by level: //p")" = \
 		"$(awk '!/^#/ { m[$3] += $9 == "R" || $9 == "H"; p[$3] += $9 == "P" }
 			END { for (l = 0; l in m; l++) printf "%s%d=%.2f", l ? " " : "", l, m[l] / p[l] }' "$r/mix.rec")" ]
 }
 t_check "running or hot per pull, by level, the recording's (NI_FOUND's successes)" met "$r/replay"
 build "$r/metF" "" "s/l->out == 'R' || l->out == 'H';/l->out == 'R' || l->out == 'H' || l->out == 'F';/"
 t_check "negative control: F (allowed, not taken) counted too fails it" not met "$r/metF"
+awk '!/^#/ && $9 ~ /[ARHF]/ { $9 = "Q" } 1' "$r/mix.rec" >"$r/nocan.rec"
+t_check "without can_migrate_task()'s events (NI_PROBES), it is not recorded, not 0" \
+	grep -qx "NI_FOUND's count per pull: not recorded (no can_migrate_task())" <(rp nocan)
+grep -v '^# schedstat' "$r/mix.rec" >"$r/cut.rec"
+t_check "a recording without the recorder's last line is replayed, said cut short" \
+	eval '"$r/replay" <"$r/cut.rec" 2>"$r/err" >/dev/null && grep -q "cut short" "$r/err" && rp mix 2>"$r/err" >/dev/null && [ ! -s "$r/err" ]'
+t_check "refused: a recording on a pipe (read twice), said" \
+	eval '! cat "$r/mix.rec" | "$r/replay" >/dev/null 2>"$r/err"; grep -q "a file, not a pipe" "$r/err"'
 
 # gate CPUS LEVELS VISITS RATIO: per level, newidle_gate()'s attempts, each CPU's gate started
 # as the kernel starts it, over VISITS visits at RATIO
@@ -219,11 +227,11 @@ t_check "refused: no gcc, nothing left behind" eval 'refuses_with "gcc is missin
 
 # the paste: at most 10 lines of 80 columns, its title saying what it is
 paste_ok() {
-	[ "$(wc -l <"$1")" -le 10 ] && ! grep -q '.\{81\}' "$1" &&
-		grep -qx 'Newidle recording replayed, first order, NI_RATE off, 0.15 s' "$1"
+	[ "$(wc -l <"$1")" -le 10 ] && ! grep -q '.\{73\}' "$1" &&
+		grep -qx 'Newidle recording replayed, first order, NI_RATE off, 0.15 s, seed 1' "$1"
 }
 rp mix >"$r/table" && rp mix -l >"$r/levels"
-t_check "the table: $(wc -l <"$r/table") lines, 80 columns at most, its title the recording's" paste_ok "$r/table"
+t_check "the table: $(wc -l <"$r/table") lines, 72 columns at most, its title the recording's" paste_ok "$r/table"
 t_check "negative control: -l's $(wc -l <"$r/levels") lines fail it" not paste_ok "$r/levels"
 # The recorder's parser (bench/ni-record.sh --parse) on events a 20-vCPU guest recorded
 # (make ni-validate, v7.3, sembench815 under NO_NI_RANDOM), and the replay of the
