@@ -80,7 +80,7 @@ static bool decide(enum rule r, struct dom *d)
 	return dice_next(&d->dice) % 1024 <= ratio + (r == DICE);
 }
 
-/* A header line: "# cpus=N", "# ni_rate=0|1", the kernel and seconds for the title */
+/* A "#" line: "# cpus=N", "# ni_rate=0|1", the seconds for the title, the last line */
 static bool header(const char *buf)
 {
 	ended += !strncmp(buf, "# schedstat", 11);	/* the recorder's last line */
@@ -155,7 +155,8 @@ static void replay(const struct rec *l)
 		}
 		stopped[cpu][r] = go && !walk[cpu];
 		/* a skip where the recorded walk ended: this rule's goes on, unrecorded */
-		add(r, lvl, (double [NR_SUMS]){ go, go && l->out == 'P', go && l->out == 'P' && wpid >= 0 && l->pid == wpid,
+		add(r, lvl, (double [NR_SUMS]){ go, go && l->out == 'P',
+			go && l->out == 'P' && wpid >= 0 && l->pid == wpid,
 			go ? l->cost : 0, !go && !walk[cpu], go ? l->moved : 0 });
 	}
 }
@@ -176,7 +177,8 @@ int main(int argc, char **argv)
 	}
 	for (pass = 0; pass < 2; pass++) {
 		if (!pass && (fstat(0, &st) || !S_ISREG(st.st_mode)))
-			return fprintf(stderr, "ni-replay: the recording is read twice: a file, not a pipe\n"), 2;
+			return fprintf(stderr, "ni-replay: the recording is read twice: "
+				       "a file, not a pipe\n"), 2;
 		if (pass && (nr = ended = 0, fseek(stdin, 0, SEEK_SET)))
 			return fprintf(stderr, "ni-replay: the recording could not be read again\n"), 2;
 		while (fgets(buf, sizeof(buf), stdin)) {

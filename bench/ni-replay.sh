@@ -11,8 +11,8 @@
 # rule walks on past where the recorded walk ended. Above: the window ends, where the
 # rules' estimates move, and the visits whose state is off the kernel's (0: none lost).
 # Below: the waker (the task pulled most) and, per sched domain level (sd->level), the
-# attempts that met a task running or cache hot (what NI_FOUND counts) per pull. The
-# dice's draws follow SEED (-s, 1).
+# attempts that met a task running or cache hot (at most what NI_FOUND would count) per
+# pull. The dice's draws follow SEED (-s, 1).
 # Usage: bench/ni-replay.sh [-l] [-s SEED] RECORDING
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
